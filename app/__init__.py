@@ -1,0 +1,1 @@
+"""Houserules: card games among friends, each room with its own house rules."""

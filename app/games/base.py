@@ -1,0 +1,264 @@
+"""The game contract every game implements, and the pieces they share.
+
+A game is an object with a small surface (see ``Game``): a rule-sheet model with presets,
+``new`` to deal, ``legal_actions`` and ``apply`` to move, ``view`` to show one seat (or a
+spectator) what it may see, ``outcome``, ``to_act`` and ``timeout_action``, and ``dump``/``load``
+to turn a state into JSON and back exactly. Rooms, bots, the log and the generic tests use only
+this surface and never ask which game they run.
+
+Rules:
+- ``apply`` never changes the state it is given; it returns a new state and the events.
+- ``apply`` raises ``IllegalAction(code, message)`` for anything not legal, and
+  ``legal_actions`` and ``apply`` share one legality check.
+- Randomness enters only through ``new`` (the seed); a game replays from sheet, seed and log.
+- ``view`` is the only way game state leaves the server.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+Action = dict[str, Any]
+"""A move as a small JSON object with a ``type``, e.g. ``{"type": "play", "cards": ["Qs", "Qh"]}``."""
+
+LANGUAGES = ("en", "et", "fi")
+
+
+class IllegalAction(Exception):
+    """A move or input the rules refuse. ``code`` is stable for machines, ``message`` is for people.
+
+    A message never names a card the acting seat may not see.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class InvalidSheet(IllegalAction):
+    """A rule sheet that cannot be played; ``option`` names the offending option (or ``None``)."""
+
+    def __init__(self, option: str | None, message: str) -> None:
+        super().__init__("invalid_sheet", message)
+        self.option = option
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the action log.
+
+    ``audience`` says who may see it: ``None`` is everyone (spectators too), a tuple of seats is
+    those seats only, and ``()`` is nobody yet (kept for the record, revealed by no view).
+    A game emits a public event and a private one when a move has a secret part
+    ("seat 2 drew a card" to all, "you drew the Qs" to seat 2).
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        if self.audience is None:
+            return True
+        return seat is not None and seat in self.audience
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **dict(self.data)}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``placings`` lists groups of seats from first place to last (ties share a group);
+    ``scores`` holds each seat's final score or chips where the game keeps one.
+    """
+
+    placings: tuple[tuple[int, ...], ...]
+    scores: Mapping[int, int] = field(default_factory=dict)
+    reason: str = "finished"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "placings": [list(group) for group in self.placings],
+            "scores": {str(k): v for k, v in self.scores.items()},
+            "reason": self.reason,
+        }
+
+
+def option(default: Any, en: str, et: str, fi: str, **kwargs: Any) -> Any:
+    """A rule-sheet field with its one-line description in English, Estonian and Finnish.
+
+    The English line is the JSON schema's ``description``; all three are under ``i18n``,
+    which the browser's generated rule-sheet form reads.
+    """
+    extra = dict(kwargs.pop("json_schema_extra", None) or {})
+    extra["i18n"] = {"en": en, "et": et, "fi": fi}
+    return Field(default, description=en, json_schema_extra=extra, **kwargs)
+
+
+class RuleSheetBase(BaseModel):
+    """Every game's rule sheet derives from this: frozen, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 2
+
+    turn_timer_seconds: int = option(
+        0,
+        "Seconds a player has for a move before the default move is made for them; 0 is no timer.",
+        "Sekundid käigu jaoks, enne kui mängija eest tehakse vaikimisi käik; 0 tähendab taimerit pole.",
+        "Sekunnit siirtoa kohden, ennen kuin pelaajan puolesta tehdään oletussiirto; 0 = ei ajastinta.",
+        ge=0,
+        le=3600,
+    )
+
+    def min_players(self) -> int:
+        return self.MIN_PLAYERS
+
+    def max_players(self) -> int:
+        return self.MAX_PLAYERS
+
+    def check_players(self, players: int) -> None:
+        """Refuse a player count this sheet cannot deal for (raises ``InvalidSheet``)."""
+        if not self.min_players() <= players <= self.max_players():
+            raise InvalidSheet(
+                None,
+                f"This sheet is for {self.min_players()}–{self.max_players()} players, not {players}.",
+            )
+
+
+SheetT = TypeVar("SheetT", bound=RuleSheetBase)
+StateT = TypeVar("StateT")
+
+
+def sheet_error_message(error: ValidationError) -> tuple[str | None, str]:
+    """The first problem of a pydantic error as (option, sentence)."""
+    first = error.errors()[0]
+    loc = ".".join(str(part) for part in first.get("loc", ())) or None
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        return loc, f"Unknown option {loc!r}."
+    return loc, f"Option {loc!r}: {first.get('msg', 'invalid value')}."
+
+
+class Game(ABC, Generic[StateT, SheetT]):
+    """The surface every game offers. Subclasses are stateless; one instance serves all rooms."""
+
+    name: ClassVar[str]
+    titles: ClassVar[Mapping[str, str]]
+    RuleSheet: type[SheetT]
+    presets: Mapping[str, SheetT]
+
+    # -- rule sheets -------------------------------------------------------------------------
+
+    def sheet(self, data: Mapping[str, Any] | None = None, *, preset: str | None = None) -> SheetT:
+        """A validated sheet from a preset and/or explicit options; raises ``InvalidSheet``."""
+        base: dict[str, Any] = {}
+        if preset is not None:
+            if preset not in self.presets:
+                raise InvalidSheet(None, f"Unknown preset {preset!r}; choose one of {', '.join(self.presets)}.")
+            base = self.presets[preset].model_dump()
+        if data is not None and not isinstance(data, Mapping):
+            raise InvalidSheet(None, "A rule sheet is a JSON object of options.")
+        base.update(data or {})
+        try:
+            sheet = self.RuleSheet.model_validate(base)
+        except ValidationError as error:
+            raise InvalidSheet(*sheet_error_message(error)) from None
+        self.check_sheet(sheet)
+        return sheet
+
+    def check_sheet(self, sheet: SheetT) -> None:
+        """Refuse impossible combinations of options (override; raise ``InvalidSheet``)."""
+
+    def sheet_schema(self) -> dict[str, Any]:
+        return self.RuleSheet.model_json_schema()
+
+    # -- the game ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def new(
+        self,
+        sheet: SheetT,
+        players: int,
+        *,
+        seed: str | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> StateT:
+        """Deal a new game for seats ``0 .. players-1``.
+
+        ``seed`` (a string; a fresh CSPRNG one when None) drives every shuffle of the game;
+        ``deck`` (card codes, top first) fixes the first deal instead, for tests and replays.
+        """
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> list[Action]:
+        """Every move ``seat`` may make now (empty when it may not act)."""
+
+    @abstractmethod
+    def apply(self, state: StateT, seat: int, action: Mapping[str, Any]) -> tuple[StateT, list[Event]]:
+        """The state after ``seat`` makes ``action``, and the events; raises ``IllegalAction``."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
+        """All that ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """``None`` while the game goes on."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> list[int]:
+        """The seats that may act now."""
+
+    @abstractmethod
+    def timeout_action(self, state: StateT, seat: int) -> Action | None:
+        """The move made for ``seat`` when its turn timer runs out (``None``: nothing to do)."""
+
+    @abstractmethod
+    def dump(self, state: StateT) -> dict[str, Any]:
+        """The state as JSON-ready data; ``load(dump(s)) == s``. Holds secrets: server-side only."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> StateT:
+        """The state back from ``dump``."""
+
+    def seat_count(self, state: StateT) -> int:
+        """How many seats the state has (a table game may grow it by joins)."""
+        return int(self.view(state, None).get("seats", 0))
+
+    # -- shared helpers ----------------------------------------------------------------------
+
+    def replay(
+        self,
+        sheet: SheetT,
+        players: int,
+        seed: str | None,
+        log: Iterable[tuple[int, Mapping[str, Any]]],
+        *,
+        deck: Sequence[str] | None = None,
+    ) -> StateT:
+        """The state reached from a new deal by applying ``log`` (seat, action) in order."""
+        state = self.new(sheet, players, seed=seed, deck=deck)
+        for seat, action in log:
+            state, _ = self.apply(state, seat, action)
+        return state
+
+
+def require_type(action: Mapping[str, Any], known: Iterable[str]) -> str:
+    """The action's ``type`` if it is one of ``known``; else ``IllegalAction('unknown_action')``."""
+    if not isinstance(action, Mapping):
+        raise IllegalAction("bad_action", "An action is a JSON object with a 'type'.")
+    kind = action.get("type")
+    names = list(known)
+    if not isinstance(kind, str) or kind not in names:
+        raise IllegalAction("unknown_action", f"Unknown action type; expected one of: {', '.join(names)}.")
+    return kind

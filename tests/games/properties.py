@@ -1,0 +1,163 @@
+"""Generic property checks that every game passes, whatever its rules.
+
+A game's tests supply a ``PropertyCase``: the game, a sheet, the player count, and two functions
+written from the rules (not from the engine's views): ``visible_cards`` (every card code a seat,
+or a spectator for ``None``, may legitimately see in a state) and ``all_cards`` (the multiset of
+cards in every zone, for conservation). ``play_random_game`` then drives a seeded random game and
+checks at every step:
+
+- the game never stalls (someone can act until there is an outcome) and ends within ``max_moves``;
+- ``apply`` never changes its input, and a state survives a JSON round trip exactly;
+- an action outside ``legal_actions`` raises ``IllegalAction`` and changes nothing;
+- ``timeout_action`` (when given) is a legal action;
+- cards are conserved;
+- no view and no event a seat may see holds a card that seat may not see;
+- replaying the log from the seed reaches the same state.
+
+With several decks a code has twins, so the leak check is by card code: a leak of one twin
+while the other is legitimately visible passes unnoticed. Run leak checks on single decks too.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.base import Event, Game, IllegalAction, RuleSheetBase
+from app.games.cards import is_card
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code found anywhere in a JSON-like value (keys included)."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if is_card(item):
+                found.add(item)
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+    return found
+
+
+@dataclass
+class PropertyCase:
+    game: Game[Any, Any]
+    sheet: RuleSheetBase
+    players: int
+    visible_cards: Callable[[Any, int | None], set[str]]
+    all_cards: Callable[[Any], Counter[str]]
+    max_moves: int = 5000
+    # Actions a random player should avoid while others exist (e.g. voluntary pick-ups that make
+    # games very long); they stay legal and are still chosen sometimes.
+    discourage: Callable[[dict[str, Any]], bool] | None = None
+
+
+@dataclass
+class PlayoutResult:
+    state: Any
+    moves: int
+    log: list[tuple[int, dict[str, Any]]]
+
+
+def _dump(game: Game[Any, Any], state: Any) -> str:
+    return json.dumps(game.dump(state), sort_keys=True)
+
+
+def _illegal_probes(legal: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    yield {"type": "no-such-move"}
+    yield {}
+    for action in legal[:3]:
+        if "cards" in action:
+            yield {**action, "cards": ["Zz"]}
+            yield {**action, "cards": [*action["cards"], *action["cards"]]}
+
+
+def check_views(case: PropertyCase, state: Any) -> None:
+    game = case.game
+    for seat in [None, *range(case.players)]:
+        view = game.view(state, seat)
+        json.dumps(view)
+        leaked = cards_in(view) - case.visible_cards(state, seat)
+        assert not leaked, f"view of seat {seat} shows {sorted(leaked)} it may not see"
+
+
+def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event]) -> None:
+    for seat in [None, *range(case.players)]:
+        seen = [e.to_json() for e in events if e.visible_to(seat)]
+        json.dumps(seen)
+        allowed = case.visible_cards(before, seat) | case.visible_cards(after, seat)
+        leaked = cards_in(seen) - allowed
+        assert not leaked, f"events to seat {seat} show {sorted(leaked)} it may not see"
+
+
+def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep: bool = True) -> PlayoutResult:
+    """Play one seeded random game to its end, checking every property on the way.
+
+    ``deep=False`` skips the per-step probes (illegal actions, round trip, views) for speed and
+    keeps conservation, input immutability and the final replay.
+    """
+    game = case.game
+    state = game.new(case.sheet, case.players, seed=seed)
+    cards = case.all_cards(state)
+    log: list[tuple[int, dict[str, Any]]] = []
+    for move in range(case.max_moves):
+        if game.outcome(state) is not None:
+            break
+        seats = game.to_act(state)
+        assert seats, "no seat may act, yet the game has no outcome"
+        seat = rng.choice(seats)
+        legal = game.legal_actions(state, seat)
+        assert legal, f"seat {seat} is to act but has no legal action"
+        before = _dump(game, state)
+        if deep:
+            check_views(case, state)
+            assert game.dump(game.load(json.loads(before))) == json.loads(before), "JSON round trip differs"
+            for probe in _illegal_probes(legal):
+                if probe in legal:
+                    continue
+                try:
+                    game.apply(state, seat, probe)
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"illegal action {probe} was accepted")
+                assert _dump(game, state) == before, f"a refused action {probe} changed the state"
+            for other in range(case.players):
+                if other not in seats and legal:
+                    try:
+                        game.apply(state, other, legal[0])
+                    except IllegalAction:
+                        pass
+            assert _dump(game, state) == before
+            timeout = game.timeout_action(state, seat)
+            if timeout is not None:
+                assert timeout in legal, f"timeout action {timeout} is not legal"
+        choices = legal
+        if case.discourage is not None:
+            preferred = [a for a in legal if not case.discourage(a)]
+            if preferred and rng.random() < 0.95:
+                choices = preferred
+        action = rng.choice(choices)
+        after, events = game.apply(state, seat, action)
+        assert _dump(game, state) == before, "apply changed its input"
+        if deep:
+            check_events(case, state, after, events)
+        state = after
+        log.append((seat, action))
+        assert case.all_cards(state) == cards, "cards were not conserved"
+    else:
+        raise AssertionError(f"the game did not end within {case.max_moves} moves")
+    if deep:
+        check_views(case, state)
+    replayed = game.replay(case.sheet, case.players, seed, log)
+    assert game.dump(replayed) == game.dump(state), "replay from the log differs"
+    return PlayoutResult(state=state, moves=len(log), log=log)

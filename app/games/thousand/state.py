@@ -1,0 +1,109 @@
+"""The state of a game of Thousand: plain JSON-ready data, copied before every move.
+
+Seats are numbered clockwise: the seat on a player's left is the next number (mod the count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from app.games.thousand.rules import RuleSheet
+
+PHASES = ("auction", "lottery", "talon", "exchange", "play", "over")
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (lists, dicts, scalars), faster than ``copy.deepcopy``."""
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    return value
+
+
+@dataclass
+class State:
+    sheet: RuleSheet
+    seed: str
+    players: int
+    dealer: int
+    phase: str = "auction"
+    # Shuffles made so far: deal n uses the stream SeededRandom(seed, f"deal-{n}").
+    shuffles: int = 0
+    deals_played: int = 0
+    hands: list[list[str]] = field(default_factory=list)
+    talon: list[str] = field(default_factory=list)  # the 3 face-down cards [T4]; empty once taken
+    talon_dealt: list[str] = field(default_factory=list)  # the talon as dealt, for the sitting-out dealer's score [T13]
+    banks: list[list[str]] = field(default_factory=list)  # 2 players, banks variant [T18]
+    stock: list[str] = field(default_factory=list)  # 2 players, stock variant [T18]; top first
+    aside: list[str] = field(default_factory=list)  # laid aside by the bidder (talon "keep") [T9]
+    taken: list[list[str]] = field(default_factory=list)  # cards won in tricks, per seat
+    trick: list[list[Any]] = field(default_factory=list)  # [[seat, card], ...] of the trick on the table
+    last_trick: list[list[Any]] = field(default_factory=list)
+    turn: int = 0
+    trump: str | None = None
+    tricks_done: int = 0
+    looked: list[bool] = field(default_factory=list)  # blind bidding [T11]: has the seat looked at its hand
+    acted: list[bool] = field(default_factory=list)  # has the seat made its first auction move this deal
+    passed: list[bool] = field(default_factory=list)
+    bid: int = 0
+    bidder: int | None = None
+    bid_blind: bool = False
+    contract: int = 0
+    blind: bool = False
+    talon_public: list[str] = field(default_factory=list)  # talon (or bank) cards turned up for everyone this deal
+    # [T11] a blind contract's talon (or bank) is seen by the dealer only: who, and which cards.
+    talon_seen: list[int] = field(default_factory=list)
+    talon_seen_cards: list[str] = field(default_factory=list)
+    given: list[list[Any]] = field(default_factory=list)  # [[giver, receiver, card], ...] [T9, T19]
+    marriages: list[list[str]] = field(default_factory=list)  # suits declared per seat this deal [T15]
+    shown: list[dict[str, Any]] = field(default_factory=list)  # hands shown for redeals since the last played deal [T5]
+    lottery: dict[str, Any] | None = None  # the nine lottery of this deal [T6]
+    redeals_in_row: int = 0
+    scores: list[int] = field(default_factory=list)
+    bombs_used: list[int] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)  # the score sheet, one row per scored event
+
+    def copy(self) -> State:
+        data = {f.name: _copy(getattr(self, f.name)) for f in fields(self) if f.name != "sheet"}
+        return State(sheet=self.sheet, **data)
+
+    def to_json(self) -> dict[str, Any]:
+        data = {f.name: _copy(getattr(self, f.name)) for f in fields(self) if f.name != "sheet"}
+        data["sheet"] = self.sheet.model_dump()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        values = {f.name: _copy(data[f.name]) for f in fields(cls) if f.name != "sheet"}
+        return cls(sheet=RuleSheet.model_validate(data["sheet"]), **values)
+
+    # -- small questions every module asks ---------------------------------------------------
+
+    def active(self) -> list[int]:
+        """The seats that play this deal, clockwise from the dealer's left [T13: with 4 the dealer sits out]."""
+        n = self.players
+        order = [(self.dealer + i) % n for i in range(1, n + 1)]
+        if n == 4:
+            order.remove(self.dealer)
+        return order
+
+    def next_active(self, seat: int, skip_passed: bool = False) -> int:
+        order = self.active()
+        i = order.index(seat)
+        for step in range(1, len(order) + 1):
+            candidate = order[(i + step) % len(order)]
+            if not skip_passed or not self.passed[candidate]:
+                return candidate
+        return seat
+
+    def opponents(self, seat: int) -> list[int]:
+        return [s for s in self.active() if s != seat]
+
+    def hand(self, seat: int) -> list[str]:
+        return self.hands[seat]
+
+    def stuck(self, seat: int) -> bool:
+        """[T17] "800 and stuck": at the limit or above a player may use no options."""
+        return self.sheet.stuck_at_800 and self.scores[seat] >= self.sheet.stuck_score

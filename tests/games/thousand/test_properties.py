@@ -13,6 +13,7 @@ from app.games.thousand import State, game
 from app.games.thousand.rules import DECK, total_points
 from tests.games.properties import PropertyCase, play_random_game
 from tests.games.thousand.helpers import cards_everywhere
+from tests.games.thousand.policy import greedy_move
 
 
 def visible_cards(state: State, seat: int | None) -> set[str]:
@@ -65,7 +66,8 @@ SHEETS = {
                "stuck_score": 100, "marriage_in_first_trick": False},
     "four": {"players": 4},
     "two-stock": {"players": 2},
-    "two-banks": {"players": 2, "two_player_variant": "banks"},
+    # Two random players lose more contracts than they gain: a lower opening bid lets games end.
+    "two-banks": {"players": 2, "two_player_variant": "banks", "opening_bid": 60, "blind_bidding": False},
 }
 
 
@@ -88,14 +90,26 @@ def check_deal_points(state: State) -> None:
         assert sum(row["card_points"]) + row["closed_bank"] == 120 == total_points(list(DECK))
 
 
-def test_full_games_to_1000_end_shallow() -> None:
-    c = case(3)
-    c.sheet = game.sheet({"target_score": 1000})
-    c.max_moves = 20000
+@pytest.mark.parametrize("preset", ["tuhat", "tuhat-4"])
+def test_full_games_to_1000(preset: str) -> None:
+    """Whole games to 1000 by a greedy player: they end, conserve cards, and replay exactly."""
+    sheet = game.sheet(preset=preset)
     for i in range(2):
-        result = play_random_game(c, f"full-{i}", random.Random(100 + i), deep=False)
-        assert max(result.state.scores) >= 1000
-        check_deal_points(result.state)
+        seed = f"full-{preset}-{i}"
+        rng = random.Random(i)
+        state = game.new(sheet, sheet.players, seed=seed)
+        cards = all_cards(state)
+        log: list[tuple[int, dict[str, Any]]] = []
+        while game.outcome(state) is None:
+            assert len(log) < 20000, "the game did not end"
+            seat = rng.choice(game.to_act(state))
+            action = greedy_move(state, seat, game.legal_actions(state, seat), rng)
+            state, _ = game.apply(state, seat, action)
+            log.append((seat, action))
+            assert all_cards(state) == cards
+        assert max(state.scores) >= 1000
+        check_deal_points(state)
+        assert game.dump(game.replay(sheet, sheet.players, seed, log)) == game.dump(state)
 
 
 def test_json_round_trip_is_exact() -> None:

@@ -38,7 +38,9 @@ def bid_limit(state: State, seat: int) -> int:
     sheet: RuleSheet = state.sheet
     if not state.looked[seat]:
         return sheet.bid_limit_without_marriage
-    return sheet.bid_limit_without_marriage + sum(sheet.marriage_value(s) for s in held_marriages(state.hands[seat]))
+    return sheet.bid_limit_without_marriage + sum(
+        sheet.marriage_value(s) for s in held_marriages(state.hands[seat])
+    )
 
 
 def check_raise(state: State, seat: int, value: Any, current: int) -> IllegalAction | None:
@@ -74,7 +76,9 @@ def candidates(state: State, seat: int) -> list[Action]:
         out.append({"type": "bid", "value": sheet.opening_bid})
     else:
         limit = bid_limit(state, seat)
-        out.extend({"type": "bid", "value": v} for v in range(state.bid + sheet.bid_step, limit + 1, sheet.bid_step))
+        out.extend(
+            {"type": "bid", "value": v} for v in range(state.bid + sheet.bid_step, limit + 1, sheet.bid_step)
+        )
         out.append({"type": "pass"})
     out.append({"type": "redeal"})
     out.extend({"type": "lottery", "nine": card} for card in nines(state.hands[seat]))
@@ -105,7 +109,9 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
         return None
     if kind == "pass":
         if state.bid == 0:
-            return IllegalAction("opener_must_bid", f"The opener must bid {sheet.opening_bid}; he cannot pass.")
+            return IllegalAction(
+                "opener_must_bid", f"The opener must bid {sheet.opening_bid}; he cannot pass."
+            )
         return None
     if kind == "redeal":
         return redeal_error(state, seat)
@@ -128,12 +134,14 @@ def early_option_error(state: State, seat: int, what: str) -> IllegalAction | No
 def redeal_error(state: State, seat: int) -> IllegalAction | None:
     sheet = state.sheet
     if not sheet.low_hand_redeal:
-        return IllegalAction("no_low_hand_redeal", "This sheet has no \"17 or less\" redeal.")
+        return IllegalAction("no_low_hand_redeal", 'This sheet has no "17 or less" redeal.')
     problem = early_option_error(state, seat, "redeal")
     if problem is not None:
         return problem
     if total_points(state.hands[seat]) > sheet.low_hand_limit:
-        return IllegalAction("hand_too_strong", f"Only a hand worth {sheet.low_hand_limit} or less may be shown.")
+        return IllegalAction(
+            "hand_too_strong", f"Only a hand worth {sheet.low_hand_limit} or less may be shown."
+        )
     return None
 
 
@@ -226,11 +234,18 @@ def resolve_lottery(state: State, events: list[Event]) -> None:
     for s in range(state.players):
         state.scores[s] += points[s]
     lottery["resolved"] = True
-    state.rows.append({"type": "lottery", "seat": lottery["organiser"], "points": points, "totals": list(state.scores)})
+    state.rows.append(
+        {"type": "lottery", "seat": lottery["organiser"], "points": points, "totals": list(state.scores)}
+    )
     events.append(
         Event(
             "lottery_result",
-            {"nine": lottery["nine"], "colour": wanted, "guesses": dict(lottery["guesses"]), "points": points},
+            {
+                "nine": lottery["nine"],
+                "colour": wanted,
+                "guesses": dict(lottery["guesses"]),
+                "points": points,
+            },
         )
     )
     state.phase = "auction"
@@ -249,16 +264,16 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
 def talon_hidden(state: State) -> bool:
     """[T11] a blind contract's talon is not shown; [T12] nor is the talon of a "left 100"."""
     sheet = state.sheet
-    left_100 = (
-        sheet.left_100 and state.bidder == state.active()[0] and state.contract == sheet.opening_bid
-    )
+    left_100 = sheet.left_100 and state.bidder == state.active()[0] and state.contract == sheet.opening_bid
     return state.blind or left_100
 
 
 def end_auction(state: State, events: list[Event]) -> None:
     assert state.bidder is not None
     state.contract, state.blind = state.bid, state.bid_blind
-    events.append(Event("auction_won", {"seat": state.bidder, "contract": state.contract, "blind": state.blind}))
+    events.append(
+        Event("auction_won", {"seat": state.bidder, "contract": state.contract, "blind": state.blind})
+    )
     for s in state.active():
         if not state.looked[s]:
             # Everyone plays with his cards seen once the auction is over.

@@ -47,7 +47,7 @@ def lay_out(state: State, cards: list[str]) -> None:
         packets = [*first, ("t", 0, 3), *second]
     pos = 0
     for zone, index, count in packets:
-        chunk = cards[pos:pos + count]
+        chunk = cards[pos : pos + count]
         pos += count
         if zone == "h":
             state.hands[index].extend(chunk)

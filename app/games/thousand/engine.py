@@ -19,13 +19,14 @@ so seat 0 (on the dealer's left) gets the first packet and opens the auction.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome
 from app.games.cards import SeededRandom, new_seed
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
-from app.games.thousand.rules import DECK, PRESETS, POINTS, TRICK_RANK, RuleSheet, sort_cards
+from app.games.thousand.rules import DECK, POINTS, PRESETS, TRICK_RANK, sort_cards
+from app.games.thousand.rules import RuleSheet as Sheet
 from app.games.thousand.state import State
 from app.games.thousand.view import view as view_of
 
@@ -37,7 +38,7 @@ ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
     "play": ("play",),
     "over": (),
 }
-ALL_ACTIONS = ("bid", "pass", "look", "redeal", "lottery", "guess", "take_talon", "give", "discard", "bomb", "play")
+ALL_ACTIONS = tuple(dict.fromkeys(kind for kinds in ACTIONS_BY_PHASE.values() for kind in kinds))
 
 Checker = Callable[[State, int, Mapping[str, Any]], IllegalAction | None]
 MODULE_BY_PHASE: dict[str, Any] = {
@@ -54,17 +55,17 @@ def low_key(card: str) -> tuple[int, int, int]:
     return (POINTS[card[0]], TRICK_RANK[card[0]], DECK.index(card))
 
 
-class Thousand(Game[State, RuleSheet]):
+class Thousand(Game[State, Sheet]):
     name = "thousand"
-    titles = {"en": "Thousand", "et": "Tuhat", "fi": "Tuhat"}
-    RuleSheet = RuleSheet
+    titles: ClassVar[Mapping[str, str]] = {"en": "Thousand", "et": "Tuhat", "fi": "Tuhat"}
+    RuleSheet = Sheet
     presets = PRESETS
 
     # -- dealing -------------------------------------------------------------------------------
 
     def new(
         self,
-        sheet: RuleSheet,
+        sheet: Sheet,
         players: int,
         *,
         seed: str | None = None,
@@ -94,7 +95,8 @@ class Thousand(Game[State, RuleSheet]):
             return IllegalAction("bad_action", "An action is a JSON object with a 'type'.")
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in ALL_ACTIONS:
-            return IllegalAction("unknown_action", f"Unknown action type; expected one of: {', '.join(ALL_ACTIONS)}.")
+            expected = ", ".join(ALL_ACTIONS)
+            return IllegalAction("unknown_action", f"Unknown action type; expected one of: {expected}.")
         if state.phase == "over":
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
@@ -146,7 +148,9 @@ class Thousand(Game[State, RuleSheet]):
         elif phase == "lottery":
             choice = {"type": "guess", "colour": "red"}
         elif phase == "talon":
-            choice = {"type": "take_talon", "bank": 0} if state.sheet.banks_variant() else {"type": "take_talon"}
+            choice = (
+                {"type": "take_talon", "bank": 0} if state.sheet.banks_variant() else {"type": "take_talon"}
+            )
         elif phase == "exchange":
             low = sorted(state.hands[seat], key=low_key)
             opponents = state.opponents(seat)
@@ -157,7 +161,9 @@ class Thousand(Game[State, RuleSheet]):
             else:
                 choice = {"type": "give", "cards": {str(o): c for o, c in zip(opponents, low, strict=False)}}
         else:
-            playable = [c for c in state.hands[seat] if self.error(state, seat, {"type": "play", "card": c}) is None]
+            playable = [
+                c for c in state.hands[seat] if self.error(state, seat, {"type": "play", "card": c}) is None
+            ]
             choice = {"type": "play", "card": min(playable, key=low_key)}
         return choice
 
@@ -186,6 +192,6 @@ class Thousand(Game[State, RuleSheet]):
     def seat_count(self, state: State) -> int:
         return state.players
 
-    def check_sheet(self, sheet: RuleSheet) -> None:
+    def check_sheet(self, sheet: Sheet) -> None:
         if sheet.opening_bid > sheet.bid_limit_without_marriage:
             raise InvalidSheet("opening_bid", "The opening bid cannot be above the limit without a marriage.")

@@ -89,20 +89,36 @@ class RuleSheet(RuleSheetBase):
         le=120,
     )
     marriage_spades: int = option(
-        40, "Value of the spades marriage (K+Q).", "Potipaari (K+Q) väärtus.", "Pataparin (K+Q) arvo.",
-        ge=0, le=200,
+        40,
+        "Value of the spades marriage (K+Q).",
+        "Potipaari (K+Q) väärtus.",
+        "Pataparin (K+Q) arvo.",
+        ge=0,
+        le=200,
     )
     marriage_clubs: int = option(
-        60, "Value of the clubs marriage (K+Q).", "Ristipaari (K+Q) väärtus.", "Ristiparin (K+Q) arvo.",
-        ge=0, le=200,
+        60,
+        "Value of the clubs marriage (K+Q).",
+        "Ristipaari (K+Q) väärtus.",
+        "Ristiparin (K+Q) arvo.",
+        ge=0,
+        le=200,
     )
     marriage_diamonds: int = option(
-        80, "Value of the diamonds marriage (K+Q).", "Ruutupaari (K+Q) väärtus.", "Ruutuparin (K+Q) arvo.",
-        ge=0, le=200,
+        80,
+        "Value of the diamonds marriage (K+Q).",
+        "Ruutupaari (K+Q) väärtus.",
+        "Ruutuparin (K+Q) arvo.",
+        ge=0,
+        le=200,
     )
     marriage_hearts: int = option(
-        100, "Value of the hearts marriage (K+Q).", "Ärtupaari (K+Q) väärtus.", "Herttaparin (K+Q) arvo.",
-        ge=0, le=200,
+        100,
+        "Value of the hearts marriage (K+Q).",
+        "Ärtupaari (K+Q) väärtus.",
+        "Herttaparin (K+Q) arvo.",
+        ge=0,
+        le=200,
     )
     talon: Literal["give", "keep"] = option(
         "give",
@@ -163,9 +179,9 @@ class RuleSheet(RuleSheetBase):
     )
     left_100: bool = option(
         False,
-        "\"Left 100\": if both pass the opener's 100, he takes the talon without showing it.",
-        "\"Jäetud 100\": kui mõlemad avaja 100 peale passivad, võtab ta talongi näitamata.",
-        "\"Jätetty 100\": jos molemmat passaavat aloittajan sataan, hän ottaa ostoksen näyttämättä.",
+        '"Left 100": if both pass the opener\'s 100, he takes the talon without showing it.',
+        '"Jäetud 100": kui mõlemad avaja 100 peale passivad, võtab ta talongi näitamata.',
+        '"Jätetty 100": jos molemmat passaavat aloittajan sataan, hän ottaa ostoksen näyttämättä.',
     )
     four_nines_redeal: bool = option(
         True,
@@ -175,11 +191,11 @@ class RuleSheet(RuleSheetBase):
     )
     low_hand_redeal: bool = option(
         False,
-        "\"17 or less\": a dealt hand worth at most the limit may be shown for a redeal before bidding; "
+        '"17 or less": a dealt hand worth at most the limit may be shown for a redeal before bidding; '
         "redeals in a row cost the dealer a penalty and pass the deal.",
-        "\"17 või vähem\": käe, mille väärtus on kuni piir, võib enne pakkumist näidata ja lasta uuesti "
+        '"17 või vähem": käe, mille väärtus on kuni piir, võib enne pakkumist näidata ja lasta uuesti '
         "jagada; järjestikused ümberjagamised maksavad jagajale trahvi ja jagamine läheb edasi.",
-        "\"17 tai vähemmän\": enintään rajan arvoisen käden voi näyttää ennen huutoa ja pyytää uutta "
+        '"17 tai vähemmän": enintään rajan arvoisen käden voi näyttää ennen huutoa ja pyytää uutta '
         "jakoa; peräkkäiset uudet jaot maksavat jakajalle sakon ja jako siirtyy.",
     )
     low_hand_limit: int = option(
@@ -222,18 +238,18 @@ class RuleSheet(RuleSheetBase):
     )
     stuck_at_800: bool = option(
         False,
-        "\"800 and stuck\": a player at the limit or above may use no bombs, blind bids, low-hand "
+        '"800 and stuck": a player at the limit or above may use no bombs, blind bids, low-hand '
         "redeals or lotteries; he plays on only by winning auctions.",
-        "\"800 ja kinni\": piirini jõudnud mängija ei või kasutada pomme, pimedat pakkumist, "
+        '"800 ja kinni": piirini jõudnud mängija ei või kasutada pomme, pimedat pakkumist, '
         "ümberjagamist ega loteriid.",
-        "\"800 ja jumissa\": rajan saavuttanut ei voi käyttää pommeja, sokeaa huutoa, uutta jakoa "
+        '"800 ja jumissa": rajan saavuttanut ei voi käyttää pommeja, sokeaa huutoa, uutta jakoa '
         "eikä lotteriaa.",
     )
     stuck_score: int = option(
         800,
-        "The score from which \"800 and stuck\" applies.",
-        "Punktisumma, millest \"800 ja kinni\" kehtib.",
-        "Pistemäärä, josta \"800 ja jumissa\" alkaa.",
+        'The score from which "800 and stuck" applies.',
+        'Punktisumma, millest "800 ja kinni" kehtib.',
+        'Pistemäärä, josta "800 ja jumissa" alkaa.',
         ge=0,
         le=5000,
     )
@@ -288,5 +304,7 @@ PRESETS: dict[str, RuleSheet] = {
     # The seed's first 2-player game: 6 cards each, a stock, the starter must make 100 [T18].
     "tuhat-2": RuleSheet(players=2, two_player_variant="stock", blind_bidding=False, nine_lottery=False),
     # Estonian marriage values: clubs 100, spades 80, hearts 60, diamonds 40.
-    "tuhat-eesti": RuleSheet(marriage_clubs=100, marriage_spades=80, marriage_hearts=60, marriage_diamonds=40),
+    "tuhat-eesti": RuleSheet(
+        marriage_clubs=100, marriage_spades=80, marriage_hearts=60, marriage_diamonds=40
+    ),
 }

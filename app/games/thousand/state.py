@@ -34,7 +34,8 @@ class State:
     deals_played: int = 0
     hands: list[list[str]] = field(default_factory=list)
     talon: list[str] = field(default_factory=list)  # the 3 face-down cards [T4]; empty once taken
-    talon_dealt: list[str] = field(default_factory=list)  # the talon as dealt, for the sitting-out dealer's score [T13]
+    # The talon as dealt, for the score of a dealer who sits out [T13].
+    talon_dealt: list[str] = field(default_factory=list)
     banks: list[list[str]] = field(default_factory=list)  # 2 players, banks variant [T18]
     stock: list[str] = field(default_factory=list)  # 2 players, stock variant [T18]; top first
     aside: list[str] = field(default_factory=list)  # laid aside by the bidder (talon "keep") [T9]
@@ -52,13 +53,15 @@ class State:
     bid_blind: bool = False
     contract: int = 0
     blind: bool = False
-    talon_public: list[str] = field(default_factory=list)  # talon (or bank) cards turned up for everyone this deal
+    # Talon (or bank) cards turned up for everyone this deal [T9].
+    talon_public: list[str] = field(default_factory=list)
     # [T11] a blind contract's talon (or bank) is seen by the dealer only: who, and which cards.
     talon_seen: list[int] = field(default_factory=list)
     talon_seen_cards: list[str] = field(default_factory=list)
     given: list[list[Any]] = field(default_factory=list)  # [[giver, receiver, card], ...] [T9, T19]
     marriages: list[list[str]] = field(default_factory=list)  # suits declared per seat this deal [T15]
-    shown: list[dict[str, Any]] = field(default_factory=list)  # hands shown for redeals since the last played deal [T5]
+    # Hands shown for redeals since the last played deal [T5].
+    shown: list[dict[str, Any]] = field(default_factory=list)
     lottery: dict[str, Any] | None = None  # the nine lottery of this deal [T6]
     redeals_in_row: int = 0
     scores: list[int] = field(default_factory=list)
@@ -82,7 +85,7 @@ class State:
     # -- small questions every module asks ---------------------------------------------------
 
     def active(self) -> list[int]:
-        """The seats that play this deal, clockwise from the dealer's left [T13: with 4 the dealer sits out]."""
+        """Seats playing this deal, clockwise from the dealer's left; with 4 the dealer sits out [T13]."""
         n = self.players
         order = [(self.dealer + i) % n for i in range(1, n + 1)]
         if n == 4:

@@ -111,7 +111,9 @@ def give_error(state: State, seat: int, cards: Any) -> IllegalAction | None:
     opponents = state.opponents(seat)
     if not isinstance(cards, Mapping) or sorted(cards) != sorted(str(o) for o in opponents):
         names = ", ".join(f"'{o}'" for o in opponents)
-        return IllegalAction("bad_give", f"'cards' must map each opponent's seat ({names}) to the cards given.")
+        return IllegalAction(
+            "bad_give", f"'cards' must map each opponent's seat ({names}) to the cards given."
+        )
     count = give_count(state)
     chosen: list[Any] = []
     for value in cards.values():
@@ -138,7 +140,10 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
         else:
             cards, state.talon = state.talon, []
         hand[:] = sort_cards(hand + cards)
-        events.append(Event("take_talon", {"seat": seat, **({"bank": action["bank"]} if "bank" in action else {})}))
+        public: dict[str, Any] = {"seat": seat}
+        if state.sheet.banks_variant():
+            public["bank"] = action["bank"]
+        events.append(Event("take_talon", public))
         events.append(Event("talon_taken", {"cards": sort_cards(cards)}, (seat,)))
         state.phase = "exchange"
     elif kind == "bid":

@@ -25,7 +25,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     lottery: dict[str, Any] | None = None
     if state.lottery is not None:
         lot = state.lottery
-        lottery = {"organiser": lot["organiser"], "resolved": lot["resolved"], "guessed": sorted(lot["guesses"])}
+        lottery = {
+            "organiser": lot["organiser"],
+            "resolved": lot["resolved"],
+            "guessed": sorted(lot["guesses"]),
+        }
         if lot["resolved"] or seat == lot["organiser"]:
             lottery["nine"] = lot["nine"]
         if lot["resolved"]:

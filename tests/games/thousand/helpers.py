@@ -64,8 +64,13 @@ def after_give(h0: list[str], h1: list[str], h2: list[str], *, contract: int = 1
     assert len(h0) == len(h1) == len(h2) == 8
     dealt0 = [*h0[:5], h1[7], h2[7]]
     state = start([dealt0, h1[:7], h2[:7]], h0[5:8], **options)
-    state = play(state, (0, {"type": "bid", "value": 100}), (1, {"type": "pass"}), (2, {"type": "pass"}),
-                 (0, {"type": "take_talon"}))
+    state = play(
+        state,
+        (0, {"type": "bid", "value": 100}),
+        (1, {"type": "pass"}),
+        (2, {"type": "pass"}),
+        (0, {"type": "take_talon"}),
+    )
     if contract > 100:
         state = play(state, (0, {"type": "bid", "value": contract}))
     return play(state, (0, {"type": "give", "cards": {"1": h1[7], "2": h2[7]}}))

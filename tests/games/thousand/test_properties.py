@@ -51,7 +51,7 @@ def all_cards(state: State) -> Counter[str]:
 
 def discourage(action: dict[str, Any]) -> bool:
     # Random raises make contracts nobody can make and games that never end.
-    return action.get("type") == "bid" and action.get("value", 0) > 110 or action.get("type") == "bomb"
+    return (action.get("type") == "bid" and action.get("value", 0) > 110) or action.get("type") == "bomb"
 
 
 def case(players: int = 3, **options: Any) -> PropertyCase:
@@ -62,8 +62,14 @@ def case(players: int = 3, **options: Any) -> PropertyCase:
 SHEETS = {
     "tuhat": {},
     "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True},
-    "extras": {"left_100": True, "low_hand_redeal": True, "low_hand_limit": 30, "stuck_at_800": True,
-               "stuck_score": 100, "marriage_in_first_trick": False},
+    "extras": {
+        "left_100": True,
+        "low_hand_redeal": True,
+        "low_hand_limit": 30,
+        "stuck_at_800": True,
+        "stuck_score": 100,
+        "marriage_in_first_trick": False,
+    },
     "four": {"players": 4},
     "two-stock": {"players": 2},
     # Two random players lose more contracts than they gain: a lower opening bid lets games end.

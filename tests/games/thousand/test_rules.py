@@ -179,7 +179,14 @@ def test_t6_nine_lottery(nine: str, guess0: str, guess2: str, points: list[int])
 def test_t6_lottery_needs_three_nines_and_ones_own_nine() -> None:
     state = play(start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True), (0, BID))
     refused(state, 1, {"type": "lottery", "nine": "9s"}, "bad_nine")
-    other = play(start([["Tc"], ["9c", "9d", "Ac", "Ad", "Ah", "As", "Qc"], ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True), (0, BID))
+    other = play(
+        start(
+            [["Tc"], ["9c", "9d", "Ac", "Ad", "Ah", "As", "Qc"], ["Td"]],
+            ["Th", "Ts", "Kc"],
+            nine_lottery=True,
+        ),
+        (0, BID),
+    )
     refused(other, 1, {"type": "lottery", "nine": "9c"}, "no_three_nines")
 
 
@@ -198,14 +205,20 @@ def test_t7_opener_bids_100_steps_of_10_and_a_pass_is_final() -> None:
 
 def test_t8_bid_limit_with_marriage() -> None:
     # The seed: with the spades marriage one may bid up to 160, with hearts up to 220.
-    spades = play(start([["Ac"], ["Ks", "Qs", "9c", "Jc", "9d", "Jd", "Ah"], ["Ad"]], ["Tc", "Td", "Th"]), (0, BID))
+    spades = play(
+        start([["Ac"], ["Ks", "Qs", "9c", "Jc", "9d", "Jd", "Ah"], ["Ad"]], ["Tc", "Td", "Th"]), (0, BID)
+    )
     assert max(a["value"] for a in game.legal_actions(spades, 1) if a["type"] == "bid") == 160
     refused(spades, 1, bid(170), "bid_over_limit")
     assert play(spades, (1, bid(160))).bid == 160
-    hearts = play(start([["Ac"], ["Kh", "Qh", "9c", "Jc", "9d", "Jd", "As"], ["Ad"]], ["Tc", "Td", "Ts"]), (0, BID))
+    hearts = play(
+        start([["Ac"], ["Kh", "Qh", "9c", "Jc", "9d", "Jd", "As"], ["Ad"]], ["Tc", "Td", "Ts"]), (0, BID)
+    )
     assert max(a["value"] for a in game.legal_actions(hearts, 1) if a["type"] == "bid") == 220
     refused(hearts, 1, bid(230), "bid_over_limit")
-    none = play(start([["Ac"], ["9c", "Jc", "9d", "Jd", "Ah", "As", "Kh"], ["Ad"]], ["Tc", "Td", "Ts"]), (0, BID))
+    none = play(
+        start([["Ac"], ["9c", "Jc", "9d", "Jd", "Ah", "As", "Kh"], ["Ad"]], ["Tc", "Td", "Ts"]), (0, BID)
+    )
     refused(none, 1, bid(130), "bid_over_limit")
     assert play(none, (1, bid(120))).bid == 120
 
@@ -221,7 +234,9 @@ def test_t8_estonian_marriage_values_preset() -> None:
 def test_t9_talon_turned_up_taken_contract_raised_and_one_card_given_each() -> None:
     state = start([["Kh", "Qh", "Ac"], ["Ad"], ["As"]], ["Tc", "Td", "Th"])
     state, events = game.apply(play(state, (0, BID), (1, PASS)), 2, PASS)
-    assert {"type": "talon", "cards": ["Tc", "Td", "Th"]} in [e.to_json() for e in events if e.audience is None]
+    assert {"type": "talon", "cards": ["Tc", "Td", "Th"]} in [
+        e.to_json() for e in events if e.audience is None
+    ]
     assert game.view(state, 1)["talon"]["cards"] == ["Tc", "Td", "Th"]
     state = play(state, (0, {"type": "take_talon"}))
     assert len(state.hands[0]) == 10 and state.talon == []
@@ -234,8 +249,11 @@ def test_t9_talon_turned_up_taken_contract_raised_and_one_card_given_each() -> N
 
 
 def test_t9_keep_talon_lay_three_aside_counted_to_the_bidder() -> None:
-    state = start([list(STRONG[0][:7]), list(STRONG[1][:7]), list(STRONG[2][:7])],
-                  [STRONG[0][7], STRONG[1][7], STRONG[2][7]], talon="keep")
+    state = start(
+        [list(STRONG[0][:7]), list(STRONG[1][:7]), list(STRONG[2][:7])],
+        [STRONG[0][7], STRONG[1][7], STRONG[2][7]],
+        talon="keep",
+    )
     state = play(state, (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"}))
     refused(state, 0, {"type": "give", "cards": {"1": "Kc", "2": "Kh"}}, "wrong_phase")
     state = play(state, (0, {"type": "discard", "cards": ["Kc", "Kh", "Ts"]}))
@@ -248,9 +266,17 @@ def test_t9_keep_talon_lay_three_aside_counted_to_the_bidder() -> None:
 
 
 def test_t10_bomb_sixty_to_each_opponent_nothing_lost() -> None:
-    state = start([list(WEAK[0][:7]), list(WEAK[1][:7]), list(WEAK[2][:7])], [WEAK[0][7], WEAK[1][7], WEAK[2][7]])
+    state = start(
+        [list(WEAK[0][:7]), list(WEAK[1][:7]), list(WEAK[2][:7])], [WEAK[0][7], WEAK[1][7], WEAK[2][7]]
+    )
     state = play(state, (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"}))
     state, events = game.apply(state, 0, {"type": "bomb"})
+    assert events[0].to_json() == {
+        "type": "bomb",
+        "seat": 0,
+        "points": [0, 60, 60],
+        "blind": False,
+    }
     assert state.scores == [0, 60, 60] and state.bombs_used == [1, 0, 0]
     assert state.rows[-1]["type"] == "bomb" and game.view(state, None)["score_sheet"][-1]["type"] == "bomb"
     assert state.deals_played == 1 and state.dealer == 0 and state.phase == "auction"
@@ -259,18 +285,30 @@ def test_t10_bomb_sixty_to_each_opponent_nothing_lost() -> None:
 def test_t10_bombs_per_game_limit_and_off() -> None:
     s_weak = [list(WEAK[0][:7]), list(WEAK[1][:7]), list(WEAK[2][:7])]
     talon = [WEAK[0][7], WEAK[1][7], WEAK[2][7]]
-    state = play(start(s_weak, talon, bombs_per_game=1), (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"}),
-                 (0, {"type": "bomb"}))
+    state = play(
+        start(s_weak, talon, bombs_per_game=1),
+        (0, BID),
+        (1, PASS),
+        (2, PASS),
+        (0, {"type": "take_talon"}),
+        (0, {"type": "bomb"}),
+    )
     # Next deal: dealer 0, seat 1 opens; seat 0 wins the auction at 110 and may bomb no more.
     state = play(state, (1, BID), (2, PASS), (0, bid(110)), (1, PASS), (0, {"type": "take_talon"}))
     refused(state, 0, {"type": "bomb"}, "no_bombs_left")
-    off = play(start(s_weak, talon, bombs_per_game=0), (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"}))
+    off = play(
+        start(s_weak, talon, bombs_per_game=0), (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"})
+    )
     refused(off, 0, {"type": "bomb"}, "no_bombs")
 
 
 def blind_start(hands: tuple[list[str], ...], **options: Any) -> State:
-    return start([hands[0][:7], hands[1][:7], hands[2][:7]], [hands[0][7], hands[1][7], hands[2][7]],
-                 blind_bidding=True, **options)
+    return start(
+        [hands[0][:7], hands[1][:7], hands[2][:7]],
+        [hands[0][7], hands[1][7], hands[2][7]],
+        blind_bidding=True,
+        **options,
+    )
 
 
 def test_t11_blind_contract_counts_double_and_only_the_dealer_sees_the_talon() -> None:
@@ -288,16 +326,27 @@ def test_t11_blind_contract_counts_double_and_only_the_dealer_sees_the_talon() -
 
 def test_t11_blind_contract_lost_counts_double() -> None:
     state = blind_start(WEAK)
-    state = play(state, (0, BID), (1, {"type": "look"}), (1, PASS), (2, {"type": "look"}), (2, PASS),
-                 (0, {"type": "take_talon"}), (0, {"type": "give", "cards": {"1": "Kd", "2": "Ks"}}))
+    state = play(
+        state,
+        (0, BID),
+        (1, {"type": "look"}),
+        (1, PASS),
+        (2, {"type": "look"}),
+        (2, PASS),
+        (0, {"type": "take_talon"}),
+        (0, {"type": "give", "cards": {"1": "Kd", "2": "Ks"}}),
+    )
     state = finish_deal(state)
     assert state.scores[0] == -200
 
 
 def test_t11_blind_bid_limit_and_giving_up_pays_120_each() -> None:
     hands = (["Kh", "Qh", *WEAK[0][:6]], WEAK[1], [*WEAK[2][:4], "9s", "Js", "Qs", "Ks"])
-    state = start([hands[0][:7], hands[1][:7], hands[2][:7]], [hands[0][7], hands[1][7], hands[2][7]],
-                  blind_bidding=True)
+    state = start(
+        [hands[0][:7], hands[1][:7], hands[2][:7]],
+        [hands[0][7], hands[1][7], hands[2][7]],
+        blind_bidding=True,
+    )
     state = play(state, (0, BID), (1, {"type": "look"}), (1, bid(110)))
     refused(state, 2, bid(130), "bid_over_limit")  # seat 2 has not looked: 120 at most
     state = play(state, (2, bid(120)), (0, PASS), (1, PASS))
@@ -315,8 +364,13 @@ def test_t12_left_100_talon_taken_without_showing() -> None:
     private = [e for e in events if e.type == "talon_taken"]
     assert private[0].audience == (0,) and private[0].data["cards"] == ["Tc", "Td", "Th"]
     # Someone outbid the opener: the talon is shown as usual.
-    shown = play(start([["Ac"], ["Ad"], ["Ah"]], ["Tc", "Td", "Th"], left_100=True), (0, BID), (1, bid(110)),
-                 (2, PASS), (0, PASS))
+    shown = play(
+        start([["Ac"], ["Ad"], ["Ah"]], ["Tc", "Td", "Th"], left_100=True),
+        (0, BID),
+        (1, bid(110)),
+        (2, PASS),
+        (0, PASS),
+    )
     assert shown.talon_public == ["Tc", "Td", "Th"]
 
 
@@ -326,8 +380,14 @@ def test_t13_four_players_dealer_sits_out_and_scores_the_talon() -> None:
     s = game.sheet({"blind_bidding": False, "nine_lottery": False}, preset="tuhat-4")
     state = game.new(s, 4, seed="four", deck=deck3(hands, talon))
     assert state.dealer == 3 and state.active() == [0, 1, 2] and state.hands[3] == []
-    state = play(state, (0, BID), (1, PASS), (2, PASS), (0, {"type": "take_talon"}),
-                 (0, {"type": "give", "cards": {"1": "Kc", "2": "Kh"}}))
+    state = play(
+        state,
+        (0, BID),
+        (1, PASS),
+        (2, PASS),
+        (0, {"type": "take_talon"}),
+        (0, {"type": "give", "cards": {"1": "Kc", "2": "Kh"}}),
+    )
     state = finish_deal(state)
     assert state.scores == [100, 0, 0, 20]
     assert state.dealer == 0 and state.active() == [1, 2, 3]
@@ -372,8 +432,14 @@ def test_t15_marriage_declared_when_leading_scores_and_sets_trump() -> None:
     refused(state, 0, {"type": "play", "card": "Jd", "declare": True}, "no_marriage")
     state, events = game.apply(state, 0, {"type": "play", "card": "Qd", "declare": True})
     assert state.marriages[0] == ["d"] and state.trump == "d"
-    assert events[0].to_json() == {"type": "play", "seat": 0, "card": "Qd", "declare": True, "marriage": 80,
-                                   "trump": "d"}
+    assert events[0].to_json() == {
+        "type": "play",
+        "seat": 0,
+        "card": "Qd",
+        "declare": True,
+        "marriage": 80,
+        "trump": "d",
+    }
     # Seat 1 may not declare while following (the default); its marriages wait for its own lead.
     refused(state, 1, {"type": "play", "card": "Qh", "declare": True}, "declare_when_leading")
     state = finish_deal(state)
@@ -426,8 +492,13 @@ def test_t17_eight_hundred_and_stuck() -> None:
     weak = [list(WEAK[0][:7]), list(WEAK[1][:7]), list(WEAK[2][:7])]
     talon = [WEAK[0][7], WEAK[1][7], WEAK[2][7]]
     # stuck_score 0: everybody starts "stuck" at 0 points.
-    state = play(start(weak, talon, stuck_at_800=True, stuck_score=0), (0, BID), (1, PASS), (2, PASS),
-                 (0, {"type": "take_talon"}))
+    state = play(
+        start(weak, talon, stuck_at_800=True, stuck_score=0),
+        (0, BID),
+        (1, PASS),
+        (2, PASS),
+        (0, {"type": "take_talon"}),
+    )
     refused(state, 0, {"type": "bomb"}, "stuck")
     state = finish_deal(play(state, (0, {"type": "give", "cards": {"1": "Kd", "2": "Ks"}})))
     assert state.scores[0] < 0  # fallen below: seat 0 may use the options again
@@ -440,8 +511,32 @@ def test_t17_eight_hundred_and_stuck() -> None:
 
 def test_t18_two_players_stock_draw_after_each_trick() -> None:
     s = sheet(players=2, two_player_contract=120, two_player_minus=False)
-    deck = ["Ac", "Tc", "Kc", "9c", "Jc", "Qc", "Ad", "Td", "Kd", "9d", "Jd", "Qd",
-            "Ah", "9h", "Th", "Jh", "Kh", "Qh", "As", "9s", "Ts", "Js", "Ks", "Qs"]
+    deck = [
+        "Ac",
+        "Tc",
+        "Kc",
+        "9c",
+        "Jc",
+        "Qc",
+        "Ad",
+        "Td",
+        "Kd",
+        "9d",
+        "Jd",
+        "Qd",
+        "Ah",
+        "9h",
+        "Th",
+        "Jh",
+        "Kh",
+        "Qh",
+        "As",
+        "9s",
+        "Ts",
+        "Js",
+        "Ks",
+        "Qs",
+    ]
     state = game.new(s, 2, seed="two", deck=deck)
     assert state.dealer == 1 and state.phase == "play" and state.bidder == 0 and state.contract == 120
     # 3 to the non-dealer, 3 to the dealer, 3 and 3 again; the rest is the stock.
@@ -472,7 +567,9 @@ def test_t18_two_players_banks_variant() -> None:
     assert [len(h) for h in state.hands] == [10, 10] and state.banks[0] == deck[8:12]
     state = finish_deal(state)
     row = state.rows[-1]
-    assert row["closed_bank"] == total_points(deck[8:12]) and sum(row["card_points"]) + row["closed_bank"] == 120
+    assert (
+        row["closed_bank"] == total_points(deck[8:12]) and sum(row["card_points"]) + row["closed_bank"] == 120
+    )
 
 
 def test_t19_hidden_cards_in_views() -> None:

@@ -5,12 +5,18 @@ Seats are numbered clockwise: the seat on a player's left is the next number (mo
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from app.games.thousand.rules import RuleSheet
 
 PHASES = ("auction", "lottery", "talon", "exchange", "play", "over")
+# Flat lists (or lists of entries never changed once written), copied one level deep by ``copy``.
+LISTS = (
+    "talon", "talon_dealt", "stock", "aside", "trick", "last_trick", "looked", "acted", "passed",
+    "talon_public", "talon_seen", "talon_seen_cards", "given", "shown", "scores", "bombs_used", "rows",
+)
 
 
 def _copy(value: Any) -> Any:
@@ -69,11 +75,29 @@ class State:
     rows: list[dict[str, Any]] = field(default_factory=list)  # the score sheet, one row per scored event
 
     def copy(self) -> State:
-        data = {f.name: _copy(getattr(self, f.name)) for f in fields(self) if f.name != "sheet"}
-        return State(sheet=self.sheet, **data)
+        """A copy that a move may change freely.
+
+        Every list a move changes is copied; entries that are never changed once written (score
+        rows, shown hands, plays in a trick, passed cards) are shared, which keeps a move cheap
+        although the score sheet grows all game.
+        """
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(hand) for hand in self.hands]
+        new.taken = [list(cards) for cards in self.taken]
+        new.banks = [list(bank) for bank in self.banks]
+        new.marriages = [list(suits) for suits in self.marriages]
+        for name in LISTS:
+            setattr(new, name, list(getattr(self, name)))
+        if self.lottery is not None:
+            new.lottery = {**self.lottery, "guesses": dict(self.lottery["guesses"])}
+        return new
 
     def to_json(self) -> dict[str, Any]:
-        data = {f.name: _copy(getattr(self, f.name)) for f in fields(self) if f.name != "sheet"}
+        # A JSON round trip is the fastest deep copy of plain data (it runs in C).
+        data: dict[str, Any] = json.loads(
+            json.dumps({f.name: getattr(self, f.name) for f in fields(self) if f.name != "sheet"})
+        )
         data["sheet"] = self.sheet.model_dump()
         return data
 

@@ -55,13 +55,13 @@ def discourage(action: dict[str, Any]) -> bool:
 
 
 def case(players: int = 3, **options: Any) -> PropertyCase:
-    sheet = game.sheet({"players": players, "target_score": 300, **options})
+    sheet = game.sheet({"players": players, "target_score": 200, **options})
     return PropertyCase(game, sheet, players, visible_cards, all_cards, max_moves=4000, discourage=discourage)
 
 
 SHEETS = {
     "tuhat": {},
-    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True},
+    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True, "opening_bid": 60},
     "extras": {
         "left_100": True,
         "low_hand_redeal": True,
@@ -82,9 +82,20 @@ def test_random_games_keep_every_property(name: str) -> None:
     options = dict(SHEETS[name])
     players = options.pop("players", 3)
     c = case(players, **options)
-    for i in range(2):
+    for i in range(3):
         result = play_random_game(c, f"{name}-{i}", random.Random(i))
         assert game.outcome(result.state) is not None
+        check_deal_points(result.state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SHEETS)
+def test_many_random_games_slow(name: str) -> None:
+    options = dict(SHEETS[name])
+    players = options.pop("players", 3)
+    c = case(players, **options)
+    for i in range(3, 40):
+        result = play_random_game(c, f"{name}-{i}", random.Random(i), deep=i % 4 == 0)
         check_deal_points(result.state)
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.games.thousand import game  # noqa: E402
-from tests.games.thousand.policy import greedy_move  # noqa: E402
+from app.games.thousand import game
+from tests.games.thousand.policy import greedy_move
 
 
 def run(games: int, seed: int) -> tuple[float, float, float, int, int]:
@@ -53,7 +53,8 @@ def main() -> None:
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     results = [run(games, r) for r in range(runs)]
     for i, (dps, ap, mv, deals, moves) in enumerate(results):
-        print(f"run {i}: {deals} deals, {moves} moves: {dps:,.0f} deals/s, apply {ap:.1f} µs, move {mv:.1f} µs")
+        line = f"{deals} deals, {moves} moves: {dps:,.0f} deals/s, apply {ap:.1f} µs, move {mv:.1f} µs"
+        print(f"run {i}: {line}")
     print(
         f"thousand (tuhat, 3 players, {games} games to 1000 per run, median of {runs} runs): "
         f"{statistics.median(r[0] for r in results):,.0f} deals/s, "

@@ -178,7 +178,7 @@ class RuleSheet(RuleSheetBase):
         le=400,
     )
     left_100: bool = option(
-        False,
+        True,
         '"Left 100": if both pass the opener\'s 100, he takes the talon without showing it.',
         '"Jäetud 100": kui mõlemad avaja 100 peale passivad, võtab ta talongi näitamata.',
         '"Jätetty 100": jos molemmat passaavat aloittajan sataan, hän ottaa ostoksen näyttämättä.',
@@ -190,7 +190,7 @@ class RuleSheet(RuleSheetBase):
         "Neljän yhdeksikön käsi näytetään ja kortit jaetaan uudelleen.",
     )
     low_hand_redeal: bool = option(
-        False,
+        True,
         '"17 or less": a dealt hand worth at most the limit may be shown for a redeal before bidding; '
         "redeals in a row cost the dealer a penalty and pass the deal.",
         '"17 või vähem": käe, mille väärtus on kuni piir, võib enne pakkumist näidata ja lasta uuesti '
@@ -237,7 +237,7 @@ class RuleSheet(RuleSheetBase):
         le=400,
     )
     stuck_at_800: bool = option(
-        False,
+        True,
         '"800 and stuck": a player at the limit or above may use no bombs, blind bids, low-hand '
         "redeals or lotteries; he plays on only by winning auctions.",
         '"800 ja kinni": piirini jõudnud mängija ei või kasutada pomme, pimedat pakkumist, '
@@ -297,7 +297,8 @@ class RuleSheet(RuleSheetBase):
 
 
 PRESETS: dict[str, RuleSheet] = {
-    # The seed's game for three: bombs (3 a game), blind bidding, the nine lottery, four nines redeal.
+    # The seed's game for three with every trick it describes: bombs (3 a game), blind bidding,
+    # the nine lottery, the four-nines redeal, "left 100", "17 or less" and "800 and stuck".
     "tuhat": RuleSheet(),
     # The seed's main text as written for four: the dealer sits out and scores the talon [T13].
     "tuhat-4": RuleSheet(players=4),

@@ -31,8 +31,14 @@ def deck3(hands: list[list[str]], talon: list[str], /) -> list[str]:
 
 
 def sheet(**options: Any) -> RuleSheet:
-    """The plain seed game with the extras that need moves of their own switched off unless asked."""
-    base: dict[str, Any] = {"blind_bidding": False, "nine_lottery": False}
+    """The seed's game with its optional tricks switched off unless a test asks for them."""
+    base: dict[str, Any] = {
+        "blind_bidding": False,
+        "nine_lottery": False,
+        "left_100": False,
+        "low_hand_redeal": False,
+        "stuck_at_800": False,
+    }
     base.update(options)
     return game.sheet(base)
 

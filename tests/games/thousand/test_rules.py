@@ -224,7 +224,7 @@ def test_t8_bid_limit_with_marriage() -> None:
 
 
 def test_t8_estonian_marriage_values_preset() -> None:
-    s = game.sheet({"blind_bidding": False, "nine_lottery": False}, preset="tuhat-eesti")
+    s = game.sheet({"blind_bidding": False, "nine_lottery": False, "left_100": False}, preset="tuhat-eesti")
     assert [s.marriage_value(x) for x in "cshd"] == [100, 80, 60, 40]
     deck = deck3([["Ac"], ["Kc", "Qc", "9c", "Jc", "9d", "Jd", "Ah"], ["Ad"]], ["Tc", "Td", "Th"])
     state = play(game.new(s, 3, seed="ee", deck=deck), (0, BID))
@@ -377,7 +377,7 @@ def test_t12_left_100_talon_taken_without_showing() -> None:
 def test_t13_four_players_dealer_sits_out_and_scores_the_talon() -> None:
     hands = [list(STRONG[0][:7]), list(STRONG[1][:7]), list(STRONG[2][:7])]
     talon = ["Ts", "Kc", "Kh"]  # 10 + 4 + 4 = 18 → 20
-    s = game.sheet({"blind_bidding": False, "nine_lottery": False}, preset="tuhat-4")
+    s = game.sheet({"blind_bidding": False, "nine_lottery": False, "left_100": False}, preset="tuhat-4")
     state = game.new(s, 4, seed="four", deck=deck3(hands, talon))
     assert state.dealer == 3 and state.active() == [0, 1, 2] and state.hands[3] == []
     state = play(

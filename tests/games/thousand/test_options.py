@@ -107,3 +107,38 @@ def test_t19_blind_hands_hidden_until_looked_and_events_follow_views() -> None:
     assert state.blind and game.view(state, 2)["talon"]["cards"] is not None
     assert game.view(state, 0)["talon"]["cards"] is None and game.view(state, None)["talon"]["cards"] is None
     assert all(game.view(state, seat)["hand"] == state.hands[seat] for seat in range(3))
+
+
+def test_t5_two_redeals_in_a_row_with_the_default_count() -> None:
+    state = start(
+        [["9c", "9d", "Jc"], ["Ac"], ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True, low_hand_limit=60
+    )
+    state = play(state, (0, {"type": "redeal"}))
+    assert state.scores == [0, 0, 0] and state.dealer == 2 and state.redeals_in_row == 1
+    opener = state.turn
+    state = play(state, (opener, {"type": "redeal"}))
+    assert state.scores == [0, 0, -100] and state.dealer == 0 and state.redeals_in_row == 0
+    assert [row["type"] for row in state.rows] == ["redeal_penalty"]
+
+
+def test_option_values_are_read_where_the_rules_use_them() -> None:
+    s = {"opening_bid": 120, "bid_step": 20, "bomb_points": 50}
+    state = start([["Ac"], ["Kh", "Qh"], ["Ad"]], ["As", "Ah", "Tc"], **s)
+    assert game.legal_actions(state, 0) == [{"type": "bid", "value": 120}]
+    state = play(state, (0, {"type": "bid", "value": 120}))
+    bids = [a["value"] for a in game.legal_actions(state, 1) if a["type"] == "bid"]
+    assert bids == list(range(140, 221, 20))
+    state = play(state, (1, PASS), (2, PASS), (0, {"type": "take_talon"}), (0, {"type": "bomb"}))
+    assert state.scores == [0, 50, 50]
+
+
+def test_lottery_points_option() -> None:
+    state = start(
+        [["Tc"], ["9c", "9d", "9h", "Ac", "Ad", "Ah", "As"], ["Td"]],
+        ["Th", "Ts", "Kc"],
+        nine_lottery=True,
+        lottery_points=40,
+    )
+    state = play(state, (0, BID), (1, {"type": "lottery", "nine": "9d"}))
+    state = play(state, (2, {"type": "guess", "colour": "red"}), (0, {"type": "guess", "colour": "red"}))
+    assert state.scores == [20, 0, 20]

@@ -14,8 +14,23 @@ from app.games.thousand.rules import RuleSheet
 PHASES = ("auction", "lottery", "talon", "exchange", "play", "over")
 # Flat lists (or lists of entries never changed once written), copied one level deep by ``copy``.
 LISTS = (
-    "talon", "talon_dealt", "stock", "aside", "trick", "last_trick", "looked", "acted", "passed",
-    "talon_public", "talon_seen", "talon_seen_cards", "given", "shown", "scores", "bombs_used", "rows",
+    "talon",
+    "talon_dealt",
+    "stock",
+    "aside",
+    "trick",
+    "last_trick",
+    "looked",
+    "acted",
+    "passed",
+    "talon_public",
+    "talon_seen",
+    "talon_seen_cards",
+    "given",
+    "shown",
+    "scores",
+    "bombs_used",
+    "rows",
 )
 
 

@@ -96,7 +96,7 @@ def bomb_error(state: State, seat: int) -> IllegalAction | None:
 
 def cards_error(state: State, seat: int, cards: Any, count: int) -> IllegalAction | None:
     if not isinstance(cards, list) or not all(is_card(c) for c in cards):
-        return IllegalAction("bad_cards", "'cards' must be a list of card codes like 'Qs'.")
+        return IllegalAction("bad_cards", "'cards' must be a list of card codes (rank then suit).")
     if len(cards) != count:
         return IllegalAction("wrong_count", f"Choose exactly {count} cards.")
     if len(set(cards)) != len(cards):
@@ -119,7 +119,7 @@ def give_error(state: State, seat: int, cards: Any) -> IllegalAction | None:
     for value in cards.values():
         if count == 1:
             if not is_card(value):
-                return IllegalAction("bad_cards", "Give each opponent one card code like 'Qs'.")
+                return IllegalAction("bad_cards", "Give each opponent one card code (rank then suit).")
             chosen.append(value)
         else:
             if not isinstance(value, list) or len(value) != count:

@@ -42,7 +42,7 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
     card = action.get("card")
     hand = state.hands[seat]
     if not isinstance(card, str) or card not in hand:
-        return IllegalAction("not_held", 'Play a card you hold, e.g. {"type": "play", "card": "Ah"}.')
+        return IllegalAction("not_held", "Play a card you hold.")
     declare = action.get("declare", False)
     if not isinstance(declare, bool):
         return IllegalAction("bad_declare", "'declare' is true or false.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -123,3 +124,18 @@ def test_bad_sheets_and_decks() -> None:
         game.new(sheet(), 4)
     with pytest.raises(InvalidSheet):
         game.new(sheet(), 3, seed="x", deck=[*DECK[:-1], "Ac"])
+
+
+def test_no_error_message_names_a_card() -> None:
+    """Error texts are fixed sentences: none carries a card code another seat might not see."""
+    probes: list[tuple[State, int, Any]] = [
+        (auction(), 1, {"type": "bid", "value": 999}),
+        (exchange(), 0, {"type": "give", "cards": {"1": "Ad", "2": "Ah"}}),
+        (exchange(), 0, {"type": "give", "cards": {"1": "Xx", "2": "Ah"}}),
+        (after_give(*HANDS), 0, {"type": "play", "card": "Ac"}),
+        (after_give(*HANDS), 0, {"type": "play", "card": "Jd", "declare": True}),
+    ]
+    for state, seat, action in probes:
+        with pytest.raises(IllegalAction) as info:
+            game.apply(state, seat, action)
+        assert not re.search(r"\b[2-9TJQKA][cdhs]\b", info.value.message), info.value.message

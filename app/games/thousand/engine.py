@@ -12,6 +12,11 @@ Every action type, with the phase it belongs to:
 - talon: ``take_talon``; exchange: ``bid`` (raise), ``give``, ``discard``, ``bomb``;
 - play: ``play``.
 
+Dealing order from the top of the deck (details in ``deal``): 3 cards to each player from the
+dealer's left, 3 face-down to the talon, then 4 to each [T4] (four players: the dealer gets none
+[T13]; two players: 3+3+3+3 and a stock, or 4+4, bank 0, 4+4, bank 1 [T18]). Deal n of a game is
+shuffled by ``SeededRandom(seed, f"deal-{n}")``; a fixed ``deck`` replaces the first shuffle.
+
 The first dealer is drawn by lot from the seed [T2]; with a fixed ``deck`` the last seat deals,
 so seat 0 (on the dealer's left) gets the first packet and opens the auction.
 """

@@ -96,7 +96,7 @@ class Thousand(Game[State, Sheet]):
 
     def error(self, state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
         """The one legality check behind both ``legal_actions`` and ``apply``."""
-        if not isinstance(action, Mapping):
+        if not isinstance(action, dict) and not isinstance(action, Mapping):
             return IllegalAction("bad_action", "An action is a JSON object with a 'type'.")
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in ALL_ACTIONS:

@@ -125,11 +125,9 @@ class State:
 
     def active(self) -> list[int]:
         """Seats playing this deal, clockwise from the dealer's left; with 4 the dealer sits out [T13]."""
-        n = self.players
-        order = [(self.dealer + i) % n for i in range(1, n + 1)]
-        if n == 4:
-            order.remove(self.dealer)
-        return order
+        n, dealer = self.players, self.dealer
+        last = n if n != 4 else n - 1  # the dealer, last in the order, sits out with four
+        return [(dealer + i) % n for i in range(1, last + 1)]
 
     def next_active(self, seat: int, skip_passed: bool = False) -> int:
         order = self.active()

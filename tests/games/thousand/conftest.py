@@ -1,1 +1,0 @@
-"""Fixtures for Thousand scenarios: fixed decks built from hands, so a test reads like the table."""

@@ -660,7 +660,7 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         m.add_seat = None
         m.add_cards = ()
     _HANDLERS[kind](t, m, seat, action)
-    if m.phase == "play":
+    if m.phase == "play" and t.phase == "play":
         m.idle = 0 if _progress_of(m) != before else t.idle + 1
         if m.idle >= t.sheet.stalemate_moves:
             m.end("stalemate")

@@ -320,3 +320,35 @@ def test_stalemate_ends_an_endless_game() -> None:
 def test_player_fields_count_cards() -> None:
     p = Player(hand=("2c",), face_up=("3c", None, None), face_down=(None, "4c", "5c"))
     assert p.table_count() == 3 and p.card_count() == 4
+
+
+def test_p23_pass_when_only_a_forbidden_last_card_and_an_empty_pile() -> None:
+    t = deal(
+        [["5c", "5d", "5h"], ["2s", "2d", "2h"]],
+        face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
+        face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
+        no_out_on_special=True,
+    )
+    for seat, action in [
+        (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
+        (1, {"type": "play", "cards": ["2s"]}),
+        (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
+        (1, {"type": "play", "cards": ["2d"]}),
+        (0, {"type": "play_face_down", "index": 0}),
+        (1, {"type": "play", "cards": ["2h"]}),
+        (0, {"type": "play_face_down", "index": 1}),
+        (1, {"type": "pick_up"}),
+        (0, {"type": "play_face_down", "index": 2}),  # the ace may not end the game: picked up
+        (1, {"type": "play", "cards": ["2s"]}),
+        (0, {"type": "pick_up"}),
+        (1, {"type": "play", "cards": ["5c"]}),
+        (0, {"type": "play", "cards": ["2s"]}),
+        (1, {"type": "pick_up"}),
+    ]:
+        t, _ = play(t, seat, action)
+    # Seat 0 leads with only the ace left, on an empty pile: nothing to play, nothing to pick up.
+    assert t.turn == 0 and t.pile == () and t.players[0].hand == ("Ac",)
+    assert game.legal_actions(t, 0) == [{"type": "pass"}]
+    assert game.timeout_action(t, 0) == {"type": "pass"}
+    t, events = play(t, 0, {"type": "pass"})
+    assert kinds(events) == ["passed"] and t.turn == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.games.palace import PRESETS, game  # noqa: E402
+from app.games.palace import PRESETS, game
 
 
 def run(preset: str, games: int, players: int, seed: int) -> tuple[float, int, list[float]]:
@@ -47,13 +47,17 @@ def run(preset: str, games: int, players: int, seed: int) -> tuple[float, int, l
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     print(f"Palace: {args.games} random {args.players}-player games per preset, {args.runs} runs (medians)")
-    print(f"{'preset':<15}{'games/s':>10}{'moves/s':>11}{'moves/game':>12}{'median µs/move':>16}{'p90 µs':>9}")
+    print(
+        f"{'preset':<15}{'games/s':>10}{'moves/s':>11}{'moves/game':>12}{'median µs/move':>16}{'p90 µs':>9}"
+    )
     for preset in PRESETS:
         rates, mrates, medians, p90s, lengths = [], [], [], [], []
         for r in range(args.runs):

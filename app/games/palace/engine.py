@@ -190,12 +190,7 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
 
 def _goes_out_on_special(t: Table, p: Player, rank: str, count: int) -> bool:
     """P23: would playing ``count`` cards of ``rank`` leave this player with nothing at all?"""
-    return (
-        t.sheet.no_out_on_special
-        and rank in NO_OUT_RANKS
-        and not t.stock
-        and p.card_count() == count
-    )
+    return t.sheet.no_out_on_special and rank in NO_OUT_RANKS and not t.stock and p.card_count() == count
 
 
 def _held(hand: tuple[str, ...], cards: list[str]) -> bool:
@@ -432,8 +427,21 @@ class _Move:
     """A mutable working copy of a table for one move; ``freeze`` gives the new table."""
 
     __slots__ = (
-        "add_cards", "add_seat", "burned", "decision", "drawn", "events", "idle", "out", "phase",
-        "pile", "players", "reason", "sheet", "stock", "turn",
+        "add_cards",
+        "add_seat",
+        "burned",
+        "decision",
+        "drawn",
+        "events",
+        "idle",
+        "out",
+        "phase",
+        "pile",
+        "players",
+        "reason",
+        "sheet",
+        "stock",
+        "turn",
     )
 
     def __init__(self, t: Table) -> None:

@@ -81,14 +81,15 @@ def test_swap_phase_bad_input() -> None:
     t = game.new(sheet(), 2, seed="swap")
     hand = t.players[0].hand
     up = t.players[0].face_up
-    for action, code in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"type": "swap", "card": "Zz", "index": 0}, "bad_cards"),
         ({"type": "swap", "card": hand[0], "index": 5}, "bad_index"),
         ({"type": "swap", "card": next(c for c in t.players[1].hand), "index": 0}, "not_held"),
         ({"type": "lay_face_up", "cards": list(hand)}, "wrong_phase"),
         ({"type": "play", "cards": [hand[0]]}, "wrong_phase"),
         ({"type": "pick_up"}, "wrong_phase"),
-    ]:
+    ]
+    for action, code in cases:
         with pytest.raises(IllegalAction) as e:
             game.apply(t, 0, action)
         assert e.value.code == code, (action, e.value)
@@ -98,12 +99,13 @@ def test_swap_phase_bad_input() -> None:
 def test_choose_from_six_bad_input() -> None:
     t = game.new(sheet(deal="choose_from_six"), 2, seed="six")
     hand = list(t.players[0].hand)
-    for action, code in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"type": "lay_face_up", "cards": hand[:2]}, "wrong_count"),
         ({"type": "lay_face_up", "cards": [hand[0]] * 3}, "not_held"),
         ({"type": "ready"}, "choose_face_up_first"),
         ({"type": "swap", "card": hand[0], "index": 0}, "wrong_phase"),
-    ]:
+    ]
+    for action, code in cases:
         with pytest.raises(IllegalAction) as e:
             game.apply(t, 0, action)
         assert e.value.code == code, (action, e.value)
@@ -113,12 +115,13 @@ def test_decision_pending_refuses_other_moves() -> None:
     t = deal([["5c", "4h", "Ah"], ["Ts", "3d", "Ks"], ["4s", "4d", "9d"]], stock=["6c", "6d"], cut_in=True)
     t, _ = play(t, 0, {"type": "play", "cards": ["5c"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["Ts"]})
-    for seat, action, code in [
+    steps: list[tuple[int, dict[str, Any], str]] = [
         (1, {"type": "play", "cards": ["3d"]}, "decision_pending"),
         (1, {"type": "pick_up"}, "decision_pending"),
         (2, {"type": "cut_in", "cards": ["4s"]}, "decision_pending"),
         (2, {"type": "keep"}, "no_burn_decision"),
-    ]:
+    ]
+    for seat, action, code in steps:
         with pytest.raises(IllegalAction) as e:
             game.apply(t, seat, action)
         assert e.value.code == code, (action, e.value)
@@ -132,8 +135,8 @@ def test_invalid_sheet_and_player_counts() -> None:
             game.sheet(data)
         assert e.value.option is not None and e.value.code == "invalid_sheet"
     with pytest.raises(InvalidSheet):
-        game.sheet("not a mapping")  # type: ignore[arg-type]
+        game.sheet("not a mapping")  # type: ignore[arg-type, unused-ignore]
     with pytest.raises(InvalidSheet):
-        game.new(sheet(), True)  # type: ignore[arg-type]
+        game.new(sheet(), True)
     with pytest.raises(InvalidSheet):
         game.new(sheet(deck="36", most_players=3, opening="turn_up", decks="one"), 4)

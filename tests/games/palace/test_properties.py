@@ -139,8 +139,17 @@ def _norm(action: dict[str, Any]) -> str:
 def test_one_source_of_legality(preset: str) -> None:
     """``apply`` accepts exactly the moves ``legal_actions`` lists, for every seat, at every step."""
     if preset == "everything":
-        sheet = game.sheet({"cut_in": True, "add_drawn": True, "four_from_hand": True, "jokers": 2,
-                            "no_out_on_special": True, "decks": "two", "stalemate_moves": 100})
+        sheet = game.sheet(
+            {
+                "cut_in": True,
+                "add_drawn": True,
+                "four_from_hand": True,
+                "jokers": 2,
+                "no_out_on_special": True,
+                "decks": "two",
+                "stalemate_moves": 100,
+            }
+        )
     else:
         sheet = PRESETS[preset]
     rng = random.Random(preset)

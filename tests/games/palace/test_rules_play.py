@@ -62,6 +62,7 @@ def test_p9_draw_and_play_the_drawn_card() -> None:
     assert t.decision == "drawn" and t.drawn == "6c"
     assert game.legal_actions(t, 1) == [{"type": "pick_up"}]  # the 6 does not fit on the king
     t, events = play(t, 1, {"type": "pick_up"})
+    assert kinds(events) == ["picked_up"]
     assert t.players[1].hand == ("2s", "3d", "3s", "6c", "Kc") and t.pile == () and t.turn == 0
 
 
@@ -130,8 +131,11 @@ def test_p11_next_player_starts_a_new_pile_after_a_pick_up() -> None:
 
 
 def test_p11_picker_starts_the_new_pile() -> None:
-    t = deal([["9c", "4h", "5h"], ["3s", "3d", "4s"], ["6s", "6d", "7s"]], after_pick_up="picker",
-             when_stuck="pick_up")
+    t = deal(
+        [["9c", "4h", "5h"], ["3s", "3d", "4s"], ["6s", "6d", "7s"]],
+        after_pick_up="picker",
+        when_stuck="pick_up",
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["9c"]})
     t, _ = play(t, 1, {"type": "pick_up"})
     assert t.pile == () and t.turn == 1
@@ -153,7 +157,8 @@ def test_p12_two_fits_on_anything_and_resets() -> None:
     t = deal([["Ac", "4h", "5h"], ["2s", "3d", "4s"]])
     t, _ = play(t, 0, {"type": "play", "cards": ["Ac"]})
     t, events = play(t, 1, {"type": "play", "cards": ["2s"]})
-    assert active_card(t.sheet, t.pile) is None and t.turn == 0  # no extra turn, no draw forced
+    assert kinds(events) == ["played"]  # a 2 forces no draw
+    assert active_card(t.sheet, t.pile) is None and t.turn == 0  # and gives no extra turn
     assert {"type": "play", "cards": ["4h"]} in game.legal_actions(t, 0)
 
 
@@ -185,7 +190,9 @@ def test_p13_eight_on_a_seven_keeps_the_seven() -> None:
 
 def test_p13_ordinary_eight_when_not_transparent() -> None:
     t = deal([["Kc", "4h", "5h"], ["8s", "3d", "9s"], ["9d", "6d", "2d"]], eight_transparent=False)
-    assert {"type": "play", "cards": ["8s"]} not in game.legal_actions(play(t, 0, {"type": "play", "cards": ["Kc"]})[0], 1)
+    assert {"type": "play", "cards": ["8s"]} not in game.legal_actions(
+        play(t, 0, {"type": "play", "cards": ["Kc"]})[0], 1
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["4h"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["8s"]})
     assert active_card(t.sheet, t.pile) == "8s"
@@ -259,7 +266,9 @@ def test_p15_ten_fits_anything() -> None:
 
 
 def test_p15_ten_always_burns() -> None:
-    t = deal([["Ac", "4h", "Ah"], ["Ts", "3d", "Ks"]], stock=["6c", "6d"], ten_fits="anything", ten_burn="always")
+    t = deal(
+        [["Ac", "4h", "Ah"], ["Ts", "3d", "Ks"]], stock=["6c", "6d"], ten_fits="anything", ten_burn="always"
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["Ac"]})
     t, events = play(t, 1, {"type": "play", "cards": ["Ts"]})
     assert t.pile == () and t.burned == ("Ac", "Ts") and t.turn == 1 and t.decision is None
@@ -285,8 +294,12 @@ def test_p16_eights_are_not_invisible_inside_a_four() -> None:
 
 
 def test_p16_four_from_hand_at_any_time() -> None:
-    t = deal([["Kc", "Ks", "4h"], ["Kd", "Kh", "3s"]], stock=["5c", "6c", "7c", "8c"], four_from_hand=True,
-             when_stuck="pick_up")
+    t = deal(
+        [["Kc", "Ks", "4h"], ["Kd", "Kh", "3s"]],
+        stock=["5c", "6c", "7c", "8c"],
+        four_from_hand=True,
+        when_stuck="pick_up",
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["Kc", "Ks"]})  # draws 5c 6c
     t, _ = play(t, 1, {"type": "pick_up"})  # now holds four kings
     assert t.turn == 0 and game.to_act(t) == [0, 1]
@@ -306,8 +319,12 @@ def test_p16_four_in_hand_stays_without_the_option() -> None:
 
 
 def test_p16_cut_in_completes_four_out_of_turn() -> None:
-    t = deal([["7c", "7d", "7h"], ["3s", "4d", "5s"], ["7s", "6h", "2s"]], stock=["Qc", "Qd", "Qh", "Ah", "Kh"],
-             cut_in=True, low_card="none")
+    t = deal(
+        [["7c", "7d", "7h"], ["3s", "4d", "5s"], ["7s", "6h", "2s"]],
+        stock=["Qc", "Qd", "Qh", "Ah", "Kh"],
+        cut_in=True,
+        low_card="none",
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["7c", "7d", "7h"]})  # draws Qc Qd Qh
     assert game.to_act(t) == [1, 2]
     assert {"type": "cut_in", "cards": ["7s"]} in game.legal_actions(t, 2)
@@ -325,8 +342,9 @@ def test_p16_no_cut_in_without_the_option() -> None:
 
 
 def test_p17_add_a_drawn_card_of_the_rank_just_played() -> None:
-    t = deal([["Jc", "4h", "5h"], ["3s", "Qd", "Ks"], ["Js", "6h", "2s"]], stock=["Jd", "Ac", "Ad"],
-             add_drawn=True)
+    t = deal(
+        [["Jc", "4h", "5h"], ["3s", "Qd", "Ks"], ["Js", "6h", "2s"]], stock=["Jd", "Ac", "Ad"], add_drawn=True
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["Jc"]})  # draws Jd
     assert game.to_act(t) == [1, 0]
     assert game.legal_actions(t, 0) == [{"type": "add", "cards": ["Jd"]}]
@@ -337,8 +355,9 @@ def test_p17_add_a_drawn_card_of_the_rank_just_played() -> None:
 
 
 def test_p17_window_closes_when_the_next_player_moves() -> None:
-    t = deal([["Jc", "4h", "5h"], ["3s", "Qd", "Ks"], ["Js", "6h", "2s"]], stock=["Jd", "Ac", "Ad"],
-             add_drawn=True)
+    t = deal(
+        [["Jc", "4h", "5h"], ["3s", "Qd", "Ks"], ["Js", "6h", "2s"]], stock=["Jd", "Ac", "Ad"], add_drawn=True
+    )
     t, _ = play(t, 0, {"type": "play", "cards": ["Jc"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["Qd"]})
     assert game.legal_actions(t, 0) == [] and t.add_seat is None

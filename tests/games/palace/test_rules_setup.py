@@ -241,13 +241,25 @@ def test_p24_sheet_is_fixed_for_the_deal() -> None:
 def test_presets_follow_their_seeds() -> None:
     et, fi, wh = PRESETS["hiina-turakas"], PRESETS["china-hand"], PRESETS["palace"]
     assert (et.opening, et.when_stuck, et.low_card, et.ten_burn, et.finish) == (
-        "turn_up", "draw_may_play", "7", "optional", "first_out_wins"
+        "turn_up",
+        "draw_may_play",
+        "7",
+        "optional",
+        "first_out_wins",
     )
     assert et.eight_transparent and et.voluntary_pick_up and not et.four_from_hand
-    assert (fi.most_players, fi.opening, fi.when_stuck, fi.finish) == (4, "left_of_dealer", "pick_up", "play_to_last")
+    assert (fi.most_players, fi.opening, fi.when_stuck, fi.finish) == (
+        4,
+        "left_of_dealer",
+        "pick_up",
+        "play_to_last",
+    )
     assert fi.turn_up_face_down and fi.ten_fits == "anything" and fi.ten_burn == "always"
     assert (wh.decks, wh.deal, wh.voluntary_pick_up, wh.ten_fits) == (
-        "two_from_three_players", "choose_from_six", False, "anything"
+        "two_from_three_players",
+        "choose_from_six",
+        False,
+        "anything",
     )
     for preset in PRESETS.values():
         assert game.sheet(preset.model_dump()) == preset

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.games.base import IllegalAction
@@ -132,7 +134,7 @@ def test_p22_first_out_wins() -> None:
         face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
         face_down=[["Kc", "Kd", "Kh"], ["4c", "4d", "4h"]],
     )
-    moves: list[tuple[int, dict[str, object]]] = [
+    moves: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
         (1, {"type": "play", "cards": ["2s"]}),
         (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
@@ -163,7 +165,7 @@ def test_p22_play_on_to_the_last_player() -> None:
         finish="play_to_last",
         low_card="none",
     )
-    moves: list[tuple[int, dict[str, object]]] = [
+    moves: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
         (1, {"type": "play", "cards": ["2s"]}),
         (2, {"type": "play", "cards": ["2c"]}),
@@ -183,8 +185,14 @@ def test_p22_play_on_to_the_last_player() -> None:
     assert "out" in kinds(events) and game.outcome(t) is None
     assert t.out == (0,) and t.turn == 1 and game.view(t, None)["players"][0]["out"] == 1
     # The last player holding cards loses; the placings run from first out to the loser.
-    done = Table(**{**{f: getattr(t, f) for f in t.__dataclass_fields__}, "out": (0, 2), "phase": "over",
-                    "reason": "finished"})
+    done = Table(
+        **{
+            **{f: getattr(t, f) for f in t.__dataclass_fields__},
+            "out": (0, 2),
+            "phase": "over",
+            "reason": "finished",
+        }
+    )
     result = game.outcome(done)
     assert result is not None and result.placings == ((0,), (2,), (1,))
 
@@ -196,7 +204,7 @@ def test_p23_no_going_out_on_an_ace() -> None:
         face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
         no_out_on_special=True,
     )
-    for seat, action in [
+    steps: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
         (1, {"type": "play", "cards": ["2s"]}),
         (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
@@ -205,7 +213,8 @@ def test_p23_no_going_out_on_an_ace() -> None:
         (1, {"type": "play", "cards": ["2h"]}),
         (0, {"type": "play_face_down", "index": 1}),
         (1, {"type": "pick_up"}),
-    ]:
+    ]
+    for seat, action in steps:
         t, _ = play(t, seat, action)
     # The last blind card is an ace: it may not end the game, so it is picked up (our reading).
     t, events = play(t, 0, {"type": "play_face_down", "index": 2})
@@ -225,7 +234,7 @@ def test_p23_without_the_rule_an_ace_goes_out() -> None:
         face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
         face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
     )
-    for seat, action in [
+    steps: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
         (1, {"type": "play", "cards": ["2s"]}),
         (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
@@ -235,7 +244,8 @@ def test_p23_without_the_rule_an_ace_goes_out() -> None:
         (0, {"type": "play_face_down", "index": 1}),
         (1, {"type": "pick_up"}),
         (0, {"type": "play_face_down", "index": 2}),
-    ]:
+    ]
+    for seat, action in steps:
         t, _ = play(t, seat, action)
     assert t.out == (0,) and t.phase == "over"
 
@@ -251,7 +261,9 @@ def test_p25_views_hide_what_each_seat_may_not_see() -> None:
     mine = game.view(t, 0)
     assert mine["hand"] == ["5c", "6d", "7h"] and mine["you"] == 0
     assert mine["players"][1]["hand_size"] == 3 and mine["players"][1]["face_up"] == ["Js", "Qs", "Ks"]
-    assert mine["players"][0]["face_down"] == [True, True, True] and mine["players"][0]["face_down_count"] == 3
+    assert (
+        mine["players"][0]["face_down"] == [True, True, True] and mine["players"][0]["face_down_count"] == 3
+    )
     assert mine["pile"] == ["Ac"] and mine["stock"] == 2 and mine["burned"] == 0
     assert mine["active"] == "Ac" and mine["turn"] == 0 and mine["phase"] == "play"
     text = str(mine)
@@ -329,7 +341,7 @@ def test_p23_pass_when_only_a_forbidden_last_card_and_an_empty_pile() -> None:
         face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
         no_out_on_special=True,
     )
-    for seat, action in [
+    steps: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
         (1, {"type": "play", "cards": ["2s"]}),
         (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
@@ -344,7 +356,8 @@ def test_p23_pass_when_only_a_forbidden_last_card_and_an_empty_pile() -> None:
         (1, {"type": "play", "cards": ["5c"]}),
         (0, {"type": "play", "cards": ["2s"]}),
         (1, {"type": "pick_up"}),
-    ]:
+    ]
+    for seat, action in steps:
         t, _ = play(t, seat, action)
     # Seat 0 leads with only the ace left, on an empty pile: nothing to play, nothing to pick up.
     assert t.turn == 0 and t.pile == () and t.players[0].hand == ("Ac",)

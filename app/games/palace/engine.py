@@ -382,6 +382,11 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
 
 
 def to_act(t: Table) -> list[int]:
+    """Every seat with a move now: the seat on turn and any seat with an out-of-turn move.
+
+    The out-of-turn part tells what a seat holds, so it is for the server and bots only; the
+    public "whom do we wait for" is the view's ``waiting_for``.
+    """
     if t.phase == "over":
         return []
     if t.phase == "swap":

@@ -80,7 +80,7 @@ PRESET_CASES = [
 def test_properties_presets(preset: str, players: int) -> None:
     sheet = PRESETS[preset]
     rng = random.Random(f"{preset}/{players}")
-    for i in range(12 * SCALE):
+    for i in range(20 * SCALE):
         result = play_random_game(case(sheet, players), f"{preset}-{players}-{i}", rng, deep=i < 4 * SCALE)
         assert game.outcome(result.state) is not None
         assert known_is_subset(result.state)
@@ -88,7 +88,7 @@ def test_properties_presets(preset: str, players: int) -> None:
 
 @pytest.mark.parametrize("chunk", range(8))
 def test_properties_option_combinations(chunk: int) -> None:
-    for k, (sheet, players) in enumerate(random_sheets(25 * SCALE, chunk)):
+    for k, (sheet, players) in enumerate(random_sheets(28 * SCALE, chunk)):
         rng = random.Random(f"combo/{chunk}/{k}")
         result = play_random_game(case(sheet, players), f"combo-{chunk}-{k}", rng, deep=k % 2 == 0)
         outcome = game.outcome(result.state)

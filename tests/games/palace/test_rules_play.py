@@ -328,6 +328,7 @@ def test_p16_cut_in_completes_four_out_of_turn() -> None:
     t, _ = play(t, 0, {"type": "play", "cards": ["7c", "7d", "7h"]})  # draws Qc Qd Qh
     assert game.to_act(t) == [1, 2]
     assert {"type": "cut_in", "cards": ["7s"]} in game.legal_actions(t, 2)
+    assert all(game.view(t, s)["waiting_for"] == [1] for s in (None, 0, 1, 2))  # no hint of the 7s
     t, events = play(t, 2, {"type": "cut_in", "cards": ["7s"]})
     assert t.pile == () and len(t.burned) == 4 and t.turn == 2  # seat 1 is skipped
     assert events[0].data["from"] == "cut_in" and events[-1].type == "burned"

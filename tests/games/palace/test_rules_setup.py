@@ -9,7 +9,7 @@ import pytest
 from app.games.base import IllegalAction, InvalidSheet
 from app.games.palace import PRESETS, game
 from app.games.palace.pile import active_card
-from tests.games.palace.helpers import all_cards, kinds, play, sheet, start, table_deck
+from tests.games.palace.helpers import all_cards, deal, kinds, play, sheet, start, table_deck
 
 
 def test_p1_two_to_five_players() -> None:
@@ -63,8 +63,6 @@ def test_p2_decks_one_for_five() -> None:
 
 
 def test_p2_joker_reset_lets_anything_follow() -> None:
-    from tests.games.palace.helpers import deal
-
     t = deal([["Xr", "3c", "4d"], ["3s", "9h", "9s"]], jokers=1, joker="reset")
     t, _ = play(t, 0, {"type": "play", "cards": ["Xr"]})
     assert active_card(t.sheet, t.pile) is None
@@ -72,8 +70,6 @@ def test_p2_joker_reset_lets_anything_follow() -> None:
 
 
 def test_p2_joker_transparent_keeps_the_card_below() -> None:
-    from tests.games.palace.helpers import deal
-
     t = deal([["Kd", "Xr", "4d"], ["Ah", "3s", "9s"]], jokers=1, joker="transparent")
     t, _ = play(t, 0, {"type": "play", "cards": ["Kd"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["Ah"]})
@@ -83,8 +79,6 @@ def test_p2_joker_transparent_keeps_the_card_below() -> None:
 
 
 def test_p2_suits_never_matter() -> None:
-    from tests.games.palace.helpers import deal
-
     t = deal([["Qh", "3c", "4d"], ["Qs", "5h", "6h"]])
     t, _ = play(t, 0, {"type": "play", "cards": ["Qh"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["Qs"]})

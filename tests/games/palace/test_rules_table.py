@@ -54,24 +54,6 @@ def test_p19_face_down_turned_up_under_a_played_face_up() -> None:
 
 
 def test_p20_no_playable_face_up_picks_up_and_plays_the_hand_first() -> None:
-    t = phase_two(low_card="none")
-    t, _ = play(t, 0, {"type": "play", "cards": ["5c", "5d", "5h"]})
-    t, _ = play(t, 1, {"type": "play", "cards": ["Ts"]})
-    t, _ = play(t, 1, {"type": "keep"})
-    t2, _ = play(t, 0, {"type": "play_face_up", "indexes": [2]})  # a queen on the 10
-    t2, _ = play(t2, 1, {"type": "pick_up"})
-    assert t2.turn == 0
-    # Back to the kept 10 with seat 0: a queen fits, nines do not; here make it pick up:
-    t3, _ = play(t, 0, {"type": "pick_up"})
-    assert t3.players[0].hand == ("5c", "5d", "5h", "Ts") and t3.turn == 1
-    t3, _ = play(t3, 1, {"type": "play", "cards": ["6s"]})
-    assert {"type": "play_face_up", "indexes": [2]} not in game.legal_actions(t3, 0)
-    with pytest.raises(IllegalAction) as e:
-        game.apply(t3, 0, {"type": "play_face_up", "indexes": [2]})
-    assert e.value.code == "hand_first"
-
-
-def test_p20_face_up_that_cannot_go_means_pick_up() -> None:
     t = deal(
         [["5c", "5d", "5h"], ["6s", "As", "Js"]],
         face_up=[["3h", "4d", "4h"], ["3c", "3d", "7h"]],
@@ -79,7 +61,16 @@ def test_p20_face_up_that_cannot_go_means_pick_up() -> None:
     )
     t, _ = play(t, 0, {"type": "play", "cards": ["5c", "5d", "5h"]})
     t, _ = play(t, 1, {"type": "play", "cards": ["As"]})
+    # No face-up card fits on the ace: the only move is to pick up the pile.
     assert game.legal_actions(t, 0) == [{"type": "pick_up"}]
+    t, _ = play(t, 0, {"type": "pick_up"})
+    assert t.players[0].hand == ("5c", "5d", "5h", "As") and t.players[0].face_up == ("3h", "4d", "4h")
+    t, _ = play(t, 1, {"type": "play", "cards": ["6s"]})
+    # The picked-up cards must be played from the hand before the face-up row is used again.
+    assert all(a["type"] == "play" for a in game.legal_actions(t, 0) if a["type"] != "pick_up")
+    with pytest.raises(IllegalAction) as e:
+        game.apply(t, 0, {"type": "play_face_up", "indexes": [1, 2]})
+    assert e.value.code == "hand_first"
 
 
 def test_p21_face_down_blind_fits_or_is_picked_up_with_the_pile() -> None:

@@ -20,7 +20,7 @@ from app.games.base import IllegalAction, InvalidSheet
 from app.games.palace import PRESETS, RuleSheet, game
 from app.games.palace.table import Table
 from tests.games.palace.helpers import all_cards, known_is_subset, visible_cards
-from tests.games.properties import PropertyCase, play_random_game
+from tests.games.properties import PropertyCase, cards_in, play_random_game
 
 SCALE = int(os.environ.get("PALACE_GAMES", "1"))
 
@@ -207,3 +207,44 @@ def test_json_round_trip_and_replay_with_a_fixed_deck() -> None:
         log.append((seat, action))
         assert game.load(json.loads(json.dumps(game.dump(t)))) == t
     assert game.replay(sheet, 4, None, log, deck=deck) == t
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"turn_up_face_down": True, "finish": "play_to_last", "when_stuck": "pick_up"},
+        {"cut_in": True, "add_drawn": True, "four_from_hand": True, "when_stuck": "draw_ends_turn"},
+        {"deal": "choose_from_six", "jokers": 2, "opening": "first_three", "no_out_on_special": True},
+    ],
+)
+def test_views_show_only_cards_once_seen_in_public(options: dict[str, Any]) -> None:
+    """An independent leak check: a seat's view holds only its own hand and cards that have been in
+    public at some time (face-up, on the pile, burned, or a face-down card leaving the table, which
+    is always turned up, P19/P21). This does not rely on the engine's own ``known`` bookkeeping."""
+    sheet = game.sheet({**options, "stalemate_moves": 100})
+    for g in range(3):
+        rng = random.Random(g)
+        players = 2 + g
+        t = game.new(sheet, players, seed=f"public-{g}-{sorted(options)}")
+        public: set[str] = set()
+        while True:
+            for p in t.players:
+                public.update(c for c in p.face_up if c is not None)
+            public.update(t.pile)
+            public.update(t.burned)
+            for seat in [None, *range(players)]:
+                own = set(t.players[seat].hand) if seat is not None else set()
+                shown = cards_in(game.view(t, seat))
+                assert shown <= public | own, (seat, shown - public - own)
+            for p in t.players:
+                assert set(p.known) <= public
+            if game.outcome(t) is not None:
+                break
+            seat = rng.choice(game.to_act(t))
+            legal = game.legal_actions(t, seat)
+            calm = [a for a in legal if not discourage(a)]
+            before = [set(c for c in p.face_down if c is not None) for p in t.players]
+            t, _ = game.apply(t, seat, rng.choice(calm if calm and rng.random() < 0.9 else legal))
+            for p, down in zip(t.players, before, strict=True):
+                public.update(down - {c for c in p.face_down if c is not None})

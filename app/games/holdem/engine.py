@@ -41,17 +41,24 @@ _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 
 def new_table(
-    sheet: RuleSheet, players: int, seed: str, decks: list[list[str]], button: int | None
+    sheet: RuleSheet, players: int, seed: str, decks: list[list[str]], button: int | None,
+    stacks: list[int] | None = None,
 ) -> tuple[State, list[Event]]:
     sheet.check_players(players)
     n = sheet.seats
     stack = sheet.starting_chips if sheet.format == "tournament" else sheet.buy_in_default
     occupied = [i < players for i in range(n)]
+    chips = [stack if o else 0 for o in occupied]
+    if stacks is not None:
+        if len(stacks) != players or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                                             for v in stacks):
+            raise IllegalAction("bad_stacks", "Give one positive whole stack per player.")
+        chips[:players] = stacks
     state = State(
         sheet=sheet, seed=seed, decks=[_full_deck(d) for d in decks], occupied=occupied,
-        stacks=[stack if o else 0 for o in occupied], status=["playing" if o else "empty" for o in occupied],
+        stacks=chips, status=["playing" if o else "empty" for o in occupied],
         posting=[False] * n, add=[0] * n, leaving=[False] * n, sit_out=[False] * n,
-        bought=[stack if o and sheet.format == "cash" else 0 for o in occupied], ledger=[], places=[],
+        bought=[c if sheet.format == "cash" else 0 for c in chips], ledger=[], places=[],
         hands=0, level=0, clock_start=None, clock_level=0, last_button=-1, last_sb=-1, last_bb=-1,
         closing=False, over=False, draw={}, hand=None, last=None, history=[],
     )
@@ -300,6 +307,11 @@ def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     if stack <= to_call:
         return opts  # calling takes every chip: no raise possible
+    # A raise nobody could answer is no raise: the others are all-in or cannot cover more than
+    # the bet (an all-in over them is a call; the rest would come back as uncalled).
+    answer = max((h.bets[x] + s.stacks[x] for x in h.players if x != seat and not h.folded[x]), default=0)
+    if answer <= h.current:
+        return opts
     if sheet.variant == "fixed_limit":
         size = current_level(s).big_blind * (2 if h.street >= 2 else 1)  # H13: doubled from the turn
         reopened = h.acted[seat] < 0 or h.full_level > h.acted[seat]
@@ -540,16 +552,23 @@ def _run_out(s: State, h: Hand, events: list[Event], twice: bool = False) -> Non
 
 
 def pots(h: Hand) -> list[tuple[int, list[int]]]:
-    """The main pot and side pots (H21): (amount, seats that may win it), in order."""
+    """The main pot and side pots (H21): (amount, seats that may win it), in order.
+
+    Bets are layered by how much each live player put in; antes are dead money of the main
+    pot (a big-blind ante is paid for the whole table, so everyone contests it).
+    """
     live = [x for x in h.players if not h.folded[x]]
-    levels = sorted({h.committed[x] for x in live})
+    paid = [c - a for c, a in zip(h.committed, h.antes, strict=True)]
+    levels = sorted({paid[x] for x in live})
     out: list[tuple[int, list[int]]] = []
     prev = 0
+    dead = sum(h.antes)
     for i, level in enumerate(levels):
-        cap = level if i < len(levels) - 1 else max(max(h.committed), level)
-        amount = sum(min(c, cap) - min(c, prev) for c in h.committed)
+        cap = level if i < len(levels) - 1 else max(max(paid), level)
+        amount = sum(min(c, cap) - min(c, prev) for c in paid) + dead
+        dead = 0
         if amount:
-            out.append((amount, [x for x in live if h.committed[x] >= level]))
+            out.append((amount, [x for x in live if paid[x] >= level]))
         prev = cap
     return out
 

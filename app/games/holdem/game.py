@@ -54,15 +54,18 @@ class Holdem(Game[State, RuleSheet]):
         deck: Sequence[str] | None = None,
         decks: Sequence[Sequence[str]] | None = None,
         button: int | None = None,
+        stacks: Sequence[int] | None = None,
     ) -> State:
         """A table with seats ``0 .. players-1`` taken, its first hand dealt.
 
         ``deck`` fixes the first hand's deck; ``decks`` fixes several hands in order; ``button``
-        puts the first button on a seat instead of the high-card draw (H4).
+        puts the first button on a seat instead of the high-card draw (H4); ``stacks`` gives
+        the players' starting stacks instead of the sheet's (tests, and tournament restarts).
         """
         sheet.check()
         fixed = [list(deck)] if deck is not None else [list(d) for d in (decks or [])]
-        state, _ = engine.new_table(sheet, players, seed if seed is not None else new_seed(), fixed, button)
+        state, _ = engine.new_table(sheet, players, seed if seed is not None else new_seed(), fixed, button,
+                                    list(stacks) if stacks is not None else None)
         return state
 
     # -- moves -------------------------------------------------------------------------------------

@@ -388,7 +388,7 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
     if kind == "check":
         _check_keys(action, ())
         if o["to_call"] > 0:
-            raise IllegalAction("cannot_check", f"There is a bet of {h.current} to call; fold, call or raise.")
+            raise IllegalAction("cannot_check", f"There are {o['to_call']} chips to call; fold, call or raise.")
         h.pending[seat] = False
         h.acted[seat] = h.current
         h.actions.append(f"s{seat} cc")
@@ -583,7 +583,7 @@ def _show(h: Hand, seat: int, events: list[Event]) -> None:
 
 def _muck(h: Hand, seat: int, events: list[Event]) -> None:
     h.mucked[seat] = True
-    h.actions.append(f"s{seat} sm -")
+    h.actions.append(f"s{seat} sm")
     events.append(Event("muck", {"seat": seat}))
 
 
@@ -736,13 +736,31 @@ def _history_record(s: State, h: Hand) -> dict[str, Any]:
     lv = current_level(s)
     return {
         "hand": h.number, "button": h.button, "players": list(h.players), "bb_seat": h.bb,
-        "starting_stacks": [h.start[x] for x in h.players], "antes": [h.antes[x] for x in h.players],
-        "blinds": [h.posted[x] if x in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
+        "starting_stacks": [h.start[x] for x in h.players], "antes": [_nominal_ante(s, h, x) for x in h.players],
+        "blinds": [_nominal_blind(h, lv, x) for x in h.players],
         "posts": [h.posted[x] if x not in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
         "min_bet": lv.big_blind, "small_bet": lv.big_blind, "holes": [list(h.holes[x]) for x in h.players],
         "shown": [h.shown[x] for x in h.players], "actions": list(h.actions),
-        "finishing_stacks": [s.stacks[x] for x in h.players],
+        "finishing_stacks": [s.stacks[x] for x in h.players], "board2": list(h.board2),
     }
+
+
+def _nominal_ante(s: State, h: Hand, seat: int) -> int:
+    """The ante the seat owed (what it posted may be less when it went all-in)."""
+    lv = current_level(s)
+    if s.sheet.ante_type == "every_player" or (s.sheet.ante_type == "big_blind" and seat == h.bb):
+        return lv.ante
+    return 0
+
+
+def _nominal_blind(h: Hand, lv: Level, seat: int) -> int:
+    if seat == h.straddler:
+        return 2 * lv.big_blind
+    if seat == h.bb:
+        return lv.big_blind
+    if seat == h.sb and h.sb_live:
+        return lv.small_blind
+    return 0
 
 
 def after_hand_show(s: State, h: Hand, seat: int, kind: str, events: list[Event]) -> None:
@@ -750,8 +768,9 @@ def after_hand_show(s: State, h: Hand, seat: int, kind: str, events: list[Event]
     if kind == "show":
         _show(h, seat, events)
         _summarise(s, h)
-        s.history = [*s.history[:-1], {**s.history[-1], "shown": [h.shown[x] for x in h.players],
-                                        "actions": list(h.actions)}]
+        # Shown after the hand: the cards become visible in the history's deal lines; PHH has no
+        # action for it after the showdown, so the actions stay as played.
+        s.history = [*s.history[:-1], {**s.history[-1], "shown": [h.shown[x] for x in h.players]}]
     if not h.order:
         begin_hand(s, events)
 

@@ -219,12 +219,20 @@ def run_hand(seed: int, tally: Tally) -> None:
                    "fixed-limit completion", info)
             tally.departures["fixed-limit completion over a short all-in"] += 1
             return
-        if not o["can_raise"] and pk_raise and h.street == 0 and h.current < 2 * sc["bb"] \
-                and h.acted[seat] >= 0 and sc["variant"] != "fixed_limit":
-            # A short all-in over the big blind preflop (less than a full raise) does not reopen
-            # the betting for a player who already called the blind (TDA); pokerkit reopens it
-            # while no full raise has been made. Not comparable further.
-            tally.departures["short all-in over the blind reopens"] += 1
+        no_full_bet = h.current < (2 * sc["bb"] if h.street == 0 else sc["bb"])
+        if not o["can_raise"] and pk_raise and no_full_bet and h.acted[seat] >= 0 \
+                and sc["variant"] != "fixed_limit" and not straddled:
+            # An all-in for less than a full bet or raise (over the big blind preflop, or an
+            # opening bet below the big blind after a check) does not reopen the betting for a
+            # player who already acted (TDA); pokerkit reopens it while no full bet or raise has
+            # been made in the round. Not comparable further.
+            tally.departures["short all-in before any full bet reopens"] += 1
+            return
+        if sc["variant"] == "fixed_limit" and o["can_raise"] and not pk_raise \
+                and h.bet_count == 3 and h.current > h.full_level:
+            # The cap counts bets and raises; an all-in for less than half a bet is neither, but
+            # pokerkit counts it toward its cap. Not comparable further.
+            tally.departures["fixed-limit cap counts a short all-in"] += 1
             return
         if not o["can_raise"] and pk_raise:
             # pokerkit caps fixed limit at four raises after the blind preflop; the rulebooks' cap

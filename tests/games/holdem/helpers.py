@@ -92,3 +92,60 @@ def actor(state: State) -> int:
     seats = HOLDEM.to_act(state)
     assert len(seats) == 1, seats
     return seats[0]
+
+
+def deck_for(holes: Sequence[str], board: Sequence[str] = ()) -> list[str]:
+    """A deck dealing ``holes`` (one "AhKd" pair per player, in dealing order: the first player
+    left of the button first) and then ``board`` (up to five cards), burns taken from the rest."""
+    first = [pair[:2] for pair in holes]
+    second = [pair[2:] for pair in holes]
+    used = {*first, *second, *board}
+    spare = [c for c in FULL if c not in used]
+    b = list(board)
+    out = first + second
+    if b:
+        out += [spare[0], *b[:3]]
+    if len(b) > 3:
+        out += [spare[1], b[3]]
+    if len(b) > 4:
+        out += [spare[2], b[4]]
+    return out
+
+
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    return HOLDEM.legal_actions(state, seat)
+
+
+def kinds(state: State, seat: int) -> dict[str, dict[str, Any]]:
+    return {a["type"]: a for a in HOLDEM.legal_actions(state, seat)}
+
+
+def hand(state: State) -> Any:
+    assert state.hand is not None
+    return state.hand
+
+
+def cash_out(state: State) -> dict[int, int]:
+    """Final stacks by seat from the ledger of a closed cash table."""
+    out: dict[int, int] = {}
+    for entry in state.ledger:
+        out[entry["seat"]] = out.get(entry["seat"], 0) + entry["cash_out"]
+    return out
+
+
+def passive(state: State, until_hand: int | None = None) -> State:
+    """Check or call for whoever acts until the hand in play (or the table) is over."""
+    number = state.hand.number if state.hand is not None else None
+    while True:
+        h = state.hand
+        if h is None or h.number != number or h.phase != "bet":
+            return state
+        seat = h.actor
+        options = kinds(state, seat)
+        move = {"type": "check"} if "check" in options else {"type": "call"}
+        state, _ = HOLDEM.apply(state, seat, move)
+
+
+def events_of(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[Any]]:
+    after, events = HOLDEM.apply(state, seat, move)
+    return after, events

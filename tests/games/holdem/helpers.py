@@ -35,7 +35,11 @@ def all_cards(state: State) -> Counter[str]:
     h = state.hand
     if h is None:
         return Counter(FULL)
-    zones = [*h.deck[h.pos:], *h.board, *h.board2, *h.burns]
+    # A second run shares the cards dealt before the all-in with the first.
+    shared = 0
+    while shared < len(h.board2) and h.board2[shared] == h.board[shared]:
+        shared += 1
+    zones = [*h.deck[h.pos:], *h.board, *h.board2[shared:], *h.burns]
     for x in h.players:
         zones.extend(h.holes[x])
     return Counter(zones)
@@ -149,3 +153,7 @@ def passive(state: State, until_hand: int | None = None) -> State:
 def events_of(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[Any]]:
     after, events = HOLDEM.apply(state, seat, move)
     return after, events
+
+
+def deck() -> list[str]:
+    return list(FULL)

@@ -178,6 +178,7 @@ def run_hand(seed: int, tally: Tally) -> None:
     board = [sc["deck"][2 * n + k] for k in (1, 2, 3, 5, 7)]
     _pump(pk, holes, board)
     tally.hands += 1
+    street_seen, full_seen = 0, False
     for _ in range(200):
         h = s.hand
         if h is None or h.phase != "bet":
@@ -219,9 +220,9 @@ def run_hand(seed: int, tally: Tally) -> None:
                    "fixed-limit completion", info)
             tally.departures["fixed-limit completion over a short all-in"] += 1
             return
-        no_full_bet = h.current < (2 * sc["bb"] if h.street == 0 else sc["bb"])
-        if not o["can_raise"] and pk_raise and no_full_bet and h.acted[seat] >= 0 \
-                and sc["variant"] != "fixed_limit" and not straddled:
+        if street_seen != h.street:
+            street_seen, full_seen = h.street, False
+        if not o["can_raise"] and pk_raise and not full_seen and h.acted[seat] >= 0 and not straddled:
             # An all-in for less than a full bet or raise (over the big blind preflop, or an
             # opening bet below the big blind after a check) does not reopen the betting for a
             # player who already acted (TDA); pokerkit reopens it while no full bet or raise has
@@ -261,7 +262,8 @@ def run_hand(seed: int, tally: Tally) -> None:
             pk_target = h.bets[seat] + s.stacks[seat]
         else:
             pk_target = action.get("to", -1)
-        s, _ = HOLDEM.apply(s, seat, action)
+        s, events = HOLDEM.apply(s, seat, action)
+        full_seen = full_seen or any(e.type in ("bet", "raise") and e.data["full"] for e in events)
         if action["type"] == "fold":
             pk.fold()
         elif action["type"] in ("check", "call") or (action["type"] == "all_in" and not o["can_raise"]):

@@ -25,6 +25,7 @@ from app.games.base import Event, IllegalAction
 from app.games.cards import RANKS, SUITS, SeededRandom, deck, is_card
 from app.games.holdem.evaluator import hand_name, strength7
 from app.games.holdem.rules import Level, RuleSheet
+from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
 
 Action = dict[str, Any]
@@ -88,18 +89,23 @@ def current_level(state: State) -> Level:
     return state.sheet.level(state.level)
 
 
+
 # -- starting a hand -----------------------------------------------------------------------------
 
 
+_RINGS = [[[(seat + i) % n for i in range(1, n + 1)] for seat in range(n)] for n in range(11)]
+
+
 def _after(seat: int, n: int) -> list[int]:
-    """The seats clockwise after ``seat`` (``seat`` itself last)."""
-    return [(seat + i) % n for i in range(1, n + 1)]
+    """The seats clockwise after ``seat`` (``seat`` itself last). Shared: do not change it."""
+    return _RINGS[n][seat]
 
 
 def begin_hand(s: State, events: list[Event]) -> None:
     """Settle the table between hands and deal the next hand if one can be dealt."""
     sheet = s.sheet
     n = s.seats
+    s.own()
     s.hand = None
     for seat in range(n):
         if not s.occupied[seat]:
@@ -182,7 +188,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
     if number <= len(s.decks):
         cards = s.decks[number - 1]
     else:
-        cards = SeededRandom(s.seed, f"hand-{number}").shuffle(FULL_DECK)
+        cards = shuffle(s.seed, f"hand-{number}", FULL_DECK)  # = SeededRandom(seed, label).shuffle
     z = [0] * n
     h = Hand(
         number=number, deck=cards, pos=0, button=button, sb=sb, sb_live=sb_live, bb=bb, straddler=-1,
@@ -694,6 +700,7 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
 
 
 def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None:
+    s.own()
     for seat in range(s.seats):
         s.stacks[seat] += won[seat]
     h.bets = [0] * s.seats
@@ -817,6 +824,7 @@ def in_live_hand(s: State, seat: int) -> bool:
 
 def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     """Joining, leaving, sitting out and in, rebuys, closing, the clock: between hands or queued."""
+    s.own()
     sheet = s.sheet
     kind = action["type"]
     cash = sheet.format == "cash"

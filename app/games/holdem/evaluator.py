@@ -52,38 +52,51 @@ def category(rank: int) -> str:
 
 
 def best_five(cards: Sequence[str]) -> list[str]:
-    """The five cards that make the hand (for the log and the names; not on the hot path)."""
+    """The five cards that make the hand (for the log and the names)."""
     if len(cards) == 5:
         return list(cards)
-    best = min(combinations(cards, 5), key=lambda five: strength(five))
+    ev = _EVAL[5]
+    best = min(combinations(cards, 5), key=lambda five: ev(*(CARD_ID[c] for c in five)))
     return list(best)
 
 
 def hand_name(cards: Sequence[str]) -> str:
-    """The hand in words, e.g. "two pair, kings and nines" or "full house, aces full of tens"."""
-    rank = strength(cards)
-    kind = category(rank)
-    five = best_five(cards)
-    counts = Counter(c[0] for c in five)
-    # Ranks ordered by how many there are, then by height: the order a player says them.
-    order = sorted(counts, key=lambda r: (counts[r], RANKS.index(r)), reverse=True)
-    high = order[0]
-    if kind in ("straight flush", "straight"):
-        ranks = {c[0] for c in five}
-        top = "5" if ranks == set("A2345") else max(ranks, key=RANKS.index)
-        if kind == "straight flush" and top == "A":
-            return "royal flush"
-        return f"{kind}, {_SINGULAR[top]} high"
+    """The hand in words, e.g. "two pair, kings and nines" or "full house, aces full of tens".
+
+    The category comes from the evaluator; the ranks that name it are read off the cards.
+    """
+    kind = category(strength(cards))
+    count = Counter(c[0] for c in cards)
+    heights = sorted(count, key=RANKS.index, reverse=True)
     if kind == "four of a kind":
-        return f"four of a kind, {_PLURAL[high]}"
+        return f"four of a kind, {_PLURAL[next(r for r in heights if count[r] == 4)]}"
     if kind == "full house":
-        return f"full house, {_PLURAL[high]} full of {_PLURAL[order[1]]}"
-    if kind == "flush":
-        return f"flush, {_SINGULAR[high]} high"
+        trips = next(r for r in heights if count[r] >= 3)
+        pair = next(r for r in heights if r != trips and count[r] >= 2)
+        return f"full house, {_PLURAL[trips]} full of {_PLURAL[pair]}"
     if kind == "three of a kind":
-        return f"three of a kind, {_PLURAL[high]}"
+        return f"three of a kind, {_PLURAL[next(r for r in heights if count[r] == 3)]}"
     if kind == "two pair":
-        return f"two pair, {_PLURAL[order[0]]} and {_PLURAL[order[1]]}"
+        high, low = [r for r in heights if count[r] == 2][:2]
+        return f"two pair, {_PLURAL[high]} and {_PLURAL[low]}"
     if kind == "pair":
-        return f"pair of {_PLURAL[high]}"
-    return f"high card, {_SINGULAR[high]}"
+        return f"pair of {_PLURAL[next(r for r in heights if count[r] == 2)]}"
+    if kind == "high card":
+        return f"high card, {_SINGULAR[heights[0]]}"
+    suits = Counter(c[1] for c in cards)
+    suit, most = suits.most_common(1)[0]
+    if kind == "flush":
+        return f"flush, {_SINGULAR[max((c[0] for c in cards if c[1] == suit), key=RANKS.index)]} high"
+    pool = {c[0] for c in cards if c[1] == suit} if kind == "straight flush" else set(count)
+    top = _straight_top(pool)
+    if kind == "straight flush":
+        return "royal flush" if top == "A" else f"straight flush, {_SINGULAR[top]} high"
+    return f"straight, {_SINGULAR[top]} high"
+
+
+def _straight_top(ranks: set[str]) -> str:
+    """The top card of the highest straight in ``ranks`` (the ace plays low only in the wheel, H1)."""
+    for top in range(12, 3, -1):
+        if all(RANKS[top - k] in ranks for k in range(5)):
+            return RANKS[top]
+    return "5"  # A-2-3-4-5

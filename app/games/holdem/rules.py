@@ -6,6 +6,7 @@ decision point. Amounts are whole chips (play money only, H24).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -142,6 +143,10 @@ class RuleSheet(RuleSheetBase):
         """Blinds and ante in force at level ``index`` (cash: the sheet's blinds)."""
         if self.format == "tournament" and self.levels:
             return self.levels[min(index, len(self.levels) - 1)]
+        return self._cash_level
+
+    @cached_property
+    def _cash_level(self) -> Level:
         return Level(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
 
     def check(self) -> None:

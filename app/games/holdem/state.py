@@ -92,13 +92,25 @@ class State:
     history: list[dict[str, Any]]  # finished hands for the PHH export
 
     def clone(self) -> State:
+        """A copy for a move. The seat lists other than the stacks are shared until ``own``:
+        only moves between hands change them, and those call ``own`` first."""
         return State(
-            self.sheet, self.seed, self.decks, list(self.occupied), list(self.stacks), list(self.status),
-            list(self.posting), list(self.add), list(self.leaving), list(self.sit_out), list(self.bought),
+            self.sheet, self.seed, self.decks, self.occupied, list(self.stacks), self.status,
+            self.posting, self.add, self.leaving, self.sit_out, self.bought,
             self.ledger, self.places, self.hands, self.level, self.clock_start, self.clock_level,
             self.last_button, self.last_sb, self.last_bb, self.closing, self.over, self.draw,
             self.hand.clone() if self.hand is not None else None, self.last, self.history,
         )
+
+    def own(self) -> None:
+        """Copy the shared seat lists before changing them (see ``clone``)."""
+        self.occupied = list(self.occupied)
+        self.status = list(self.status)
+        self.posting = list(self.posting)
+        self.add = list(self.add)
+        self.leaving = list(self.leaving)
+        self.sit_out = list(self.sit_out)
+        self.bought = list(self.bought)
 
     @property
     def seats(self) -> int:

@@ -29,3 +29,11 @@ def test_best_five_and_names_for_every_category() -> None:
     assert hand_name(["5h", "4h", "3h", "2h", "Ah", "Kc", "Kd"]) == "straight flush, five high"
     assert hand_name(["Ah", "Ad", "Ac", "Ts", "Th", "Tc", "3d"]) == "full house, aces full of tens"
     assert category(1) == "straight flush" and category(7462) == "high card"
+
+
+def test_the_hand_shuffle_is_the_seeded_random_shuffle() -> None:
+    from app.games.cards import SeededRandom
+    from app.games.holdem.shuffle import shuffle
+
+    for n in range(200):
+        assert shuffle(f"seed-{n}", f"hand-{n}", deck()) == SeededRandom(f"seed-{n}", f"hand-{n}").shuffle(deck())

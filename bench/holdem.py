@@ -36,7 +36,9 @@ def ours(hands: int, seed: int) -> float:
         s = HOLDEM.new(sheet, 6, seed=f"bench-{seed}-{i}", stacks=stacks, button=rng.randrange(6))
         while s.hand is not None:
             seat = s.hand.actor
-            legal = HOLDEM.legal_actions(s, seat)
+            # The same policy as for pokerkit: fold, check or call, or bet or raise (all-in is
+            # the top of the raise range), uniformly among those open.
+            legal = [a for a in HOLDEM.legal_actions(s, seat) if a["type"] != "all_in"]
             move = rng.choice(legal)
             if "min" in move:
                 move = {"type": move["type"], "to": rng.randint(move["min"], move["max"])}

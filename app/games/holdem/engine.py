@@ -104,7 +104,7 @@ def _after(seat: int, n: int) -> list[int]:
 def begin_hand(s: State, events: list[Event]) -> None:
     """Settle the table between hands and deal the next hand if one can be dealt."""
     sheet = s.sheet
-    n = s.seats
+    n = len(s.stacks)
     s.own()
     s.hand = None
     for seat in range(n):
@@ -247,7 +247,7 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
 
 
 def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
-    holes: list[list[str]] = [[] for _ in range(s.seats)]
+    holes: list[list[str]] = [[] for _ in range(len(s.stacks))]
     for _ in range(2):  # H10: one card at a time, twice around
         for seat in h.players:
             holes[seat].append(h.deck[h.pos])
@@ -268,7 +268,7 @@ def _can_act(s: State, h: Hand, seat: int) -> bool:
 
 def _open_round(s: State, h: Hand, events: list[Event]) -> None:
     """Start the betting of the current street, or run the board out when nobody can bet."""
-    n = s.seats
+    n = len(s.stacks)
     h.phase = "bet"
     for seat in h.players:
         h.pending[seat] = _can_act(s, h, seat)
@@ -283,16 +283,16 @@ def _open_round(s: State, h: Hand, events: list[Event]) -> None:
 
 def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     """Give the turn to the next seat that must act after ``after``, or close the round (H15)."""
-    n = s.seats
-    live = [x for x in h.players if not h.folded[x]]
+    folded, stacks, pending = h.folded, s.stacks, h.pending
+    live = [x for x in h.players if not folded[x]]
     if len(live) == 1:
         _end_hand_uncontested(s, h, live[0], events)
         return
-    able = [x for x in live if s.stacks[x] > 0]
-    for seat in _after(after, n):
-        if not h.pending[seat] or not _can_act(s, h, seat):
+    lone = sum(1 for x in live if stacks[x] > 0) == 1
+    for seat in _RINGS[len(folded)][after]:
+        if not pending[seat] or folded[seat] or not stacks[seat]:
             continue
-        if len(able) == 1 and h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
+        if lone and h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
             # Nobody left to bet against and nothing to call: no decision to make.
             h.pending[seat] = False
             continue
@@ -378,12 +378,12 @@ def _check_keys(action: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
 
 def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     kind = action["type"]
-    o = betting_options(s, h, seat)
     stack = s.stacks[seat]
     top = h.bets[seat] + stack
+    to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
     if kind == "fold":
         _check_keys(action, ())
-        if o["to_call"] == 0:
+        if to_call == 0:
             raise IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
         h.folded[seat] = True
         h.pending[seat] = False
@@ -393,26 +393,26 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
         return
     if kind == "check":
         _check_keys(action, ())
-        if o["to_call"] > 0:
-            raise IllegalAction("cannot_check", f"There are {o['to_call']} chips to call; fold, call or raise.")
+        if to_call > 0:
+            raise IllegalAction("cannot_check", f"There are {to_call} chips to call; fold, call or raise.")
         h.pending[seat] = False
         h.acted[seat] = h.current
         h.actions.append(f"s{seat} cc")
         events.append(Event("check", {"seat": seat}))
         _advance(s, h, seat, events)
         return
-    if kind == "call" or (kind == "all_in" and stack <= o["to_call"]):
+    if kind == "call" or (kind == "all_in" and stack <= to_call):
+        pay = to_call if to_call < stack else stack
         if kind == "call":
             _check_keys(action, ("amount",))
-            if "amount" in action and _amount(action, "amount") != o["call"]:
-                raise IllegalAction("bad_amount", f"The call is {o['call']}.")
+            if "amount" in action and _amount(action, "amount") != pay:
+                raise IllegalAction("bad_amount", f"The call is {pay}.")
         else:
             _check_keys(action, ("to",))
             if "to" in action and _amount(action, "to") != top:
                 raise IllegalAction("bad_amount", f"All-in is a total of {top} this round.")
-        if o["to_call"] == 0:
+        if to_call == 0:
             raise IllegalAction("nothing_to_call", "There is nothing to call; check or bet.")
-        pay = o["call"]
         s.stacks[seat] -= pay
         h.bets[seat] += pay
         h.committed[seat] += pay
@@ -422,6 +422,7 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
         events.append(Event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
         _advance(s, h, seat, events)
         return
+    o = betting_options(s, h, seat)
     if kind == "all_in":
         _check_keys(action, ("to",))
         if "to" in action and _amount(action, "to") != top:
@@ -486,11 +487,11 @@ def _return_uncalled(s: State, h: Hand, events: list[Event]) -> None:
     top = max(h.bets)
     if top == 0:
         return
-    leaders = [x for x in range(s.seats) if h.bets[x] == top]
+    leaders = [x for x in range(len(s.stacks)) if h.bets[x] == top]
     if len(leaders) != 1:
         return
     seat = leaders[0]
-    second = max(h.bets[x] for x in range(s.seats) if x != seat)
+    second = max(h.bets[x] for x in range(len(s.stacks)) if x != seat)
     back = top - second
     s.stacks[seat] += back
     h.bets[seat] -= back
@@ -500,7 +501,7 @@ def _return_uncalled(s: State, h: Hand, events: list[Event]) -> None:
 
 def _close_round(s: State, h: Hand, events: list[Event]) -> None:
     _return_uncalled(s, h, events)
-    h.bets = [0] * s.seats
+    h.bets = [0] * len(s.stacks)
     h.current = 0
     live = [x for x in h.players if not h.folded[x]]
     able = [x for x in live if s.stacks[x] > 0]
@@ -508,7 +509,7 @@ def _close_round(s: State, h: Hand, events: list[Event]) -> None:
         _showdown(s, h, events)
         return
     if len(able) >= 2:
-        _next_street(s, h, h.board, events)
+        _next_street(s, h, 1, events)
         lv = current_level(s)
         h.min_inc = lv.big_blind * (2 if s.sheet.variant == "fixed_limit" and h.street >= 2 else 1)
         h.full_level = 0
@@ -523,33 +524,37 @@ def _close_round(s: State, h: Hand, events: list[Event]) -> None:
     if s.sheet.run_it_twice == "ask" and h.street < 3:
         h.phase = "run_twice"
         h.actor = -1
-        h.votes = [-1 if x in live else 0 for x in range(s.seats)]
+        h.votes = [-1 if x in live else 0 for x in range(len(s.stacks))]
         return
     _run_out(s, h, events)
 
 
-def _next_street(s: State, h: Hand, board: list[str], events: list[Event]) -> None:
+def _next_street(s: State, h: Hand, run: int, events: list[Event]) -> None:
+    # Lists shared with the previous state (see Hand.clone) are replaced, never changed.
+    board = h.board if run == 1 else h.board2
     count = 3 if len(board) == 0 else 1
-    h.burns.append(h.deck[h.pos])
+    h.burns = [*h.burns, h.deck[h.pos]]
     h.pos += 1
     cards = h.deck[h.pos:h.pos + count]
     h.pos += count
-    board.extend(cards)
-    if board is h.board:
+    board = [*board, *cards]
+    if run == 1:
+        h.board = board
         h.street += 1
         h.actions.append(f"d db {''.join(cards)}")
-    events.append(Event("board", {"street": STREETS[len(board) - 2], "cards": list(cards),
-                                  "run": 2 if board is h.board2 else 1}))
+    else:
+        h.board2 = board
+    events.append(Event("board", {"street": STREETS[len(board) - 2], "cards": list(cards), "run": run}))
 
 
 def _run_out(s: State, h: Hand, events: list[Event], twice: bool = False) -> None:
     board2_base = list(h.board)
     while len(h.board) < 5:
-        _next_street(s, h, h.board, events)
+        _next_street(s, h, 1, events)
     if twice:
         h.board2 = board2_base
         while len(h.board2) < 5:
-            _next_street(s, h, h.board2, events)
+            _next_street(s, h, 2, events)
     h.street = 3
     _showdown(s, h, events)
 
@@ -580,7 +585,9 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
 
 
 def _show(h: Hand, seat: int, events: list[Event]) -> None:
-    h.shown[seat] = True
+    shown = list(h.shown)
+    shown[seat] = True
+    h.shown = shown
     cards = h.holes[seat]
     h.actions.append(f"s{seat} sm {''.join(cards)}")
     events.append(Event("show", {"seat": seat, "cards": list(cards), "hand": hand_name([*cards, *h.board])
@@ -588,7 +595,9 @@ def _show(h: Hand, seat: int, events: list[Event]) -> None:
 
 
 def _muck(h: Hand, seat: int, events: list[Event]) -> None:
-    h.mucked[seat] = True
+    mucked = list(h.mucked)
+    mucked[seat] = True
+    h.mucked = mucked
     h.actions.append(f"s{seat} sm")
     events.append(Event("muck", {"seat": seat}))
 
@@ -598,10 +607,10 @@ def _score(h: Hand, seat: int, board: list[str]) -> int:
     return strength7(a, b, *board)
 
 
-def _could_win(h: Hand, seat: int) -> bool:
+def _could_win(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
     """Whether ``seat`` beats or ties every shown hand in some pot it may win (auto showdown)."""
     mine = _score(h, seat, h.board)
-    for _, eligible in pots(h):
+    for _, eligible in pot_list if pot_list is not None else pots(h):
         if seat not in eligible:
             continue
         rivals = [x for x in eligible if x != seat and h.shown[x]]
@@ -610,9 +619,9 @@ def _could_win(h: Hand, seat: int) -> bool:
     return False
 
 
-def must_show(h: Hand, seat: int) -> bool:
+def must_show(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
     """The last hand not mucked in one of its pots may not muck: somebody has to win it."""
-    for _, eligible in pots(h):
+    for _, eligible in pot_list if pot_list is not None else pots(h):
         if seat in eligible and not any(x != seat and not h.mucked[x] for x in eligible):
             return True
     return False
@@ -626,16 +635,18 @@ def _showdown(s: State, h: Hand, events: list[Event]) -> None:
         if h.aggressor >= 0 and h.aggressor in live:
             start = h.aggressor
         else:
-            start = next(x for x in _after(h.button, s.seats) if x in live)
-        ring = [start, *[x for x in _after(start, s.seats)[:-1]]]
+            start = next(x for x in _after(h.button, len(s.stacks)) if x in live)
+        ring = [start, *[x for x in _after(start, len(s.stacks))[:-1]]]
         h.order = [x for x in ring if x in undecided]
         h.phase = "showdown"
         if s.sheet.showdown == "ask":
             h.actor = h.order[0]
             return
+        pot_list = pots(h)
         while h.order:
-            seat = h.order.pop(0)
-            if must_show(h, seat) or _could_win(h, seat):
+            seat = h.order[0]
+            h.order = h.order[1:]
+            if must_show(h, seat, pot_list) or _could_win(h, seat, pot_list):
                 _show(h, seat, events)
             else:
                 _muck(h, seat, events)
@@ -645,7 +656,7 @@ def _showdown(s: State, h: Hand, events: list[Event]) -> None:
 def decide_showdown(s: State, h: Hand, seat: int, kind: str, events: list[Event]) -> None:
     if kind == "muck" and must_show(h, seat):
         raise IllegalAction("must_show", "Every other hand in your pot is mucked: show to win it.")
-    h.order.pop(0)
+    h.order = h.order[1:]
     if kind == "show":
         _show(h, seat, events)
     else:
@@ -666,22 +677,24 @@ def _split(amount: int, winners: list[int], button: int, n: int) -> dict[int, in
 
 def _award(s: State, h: Hand, events: list[Event]) -> None:
     runs = [h.board, h.board2] if h.board2 else [h.board]
-    won = [0] * s.seats
+    won = [0] * len(s.stacks)
+    showing = [x for x in h.players if h.shown[x] and not h.mucked[x]]
+    ranked = [{x: _score(h, x, board) for x in showing} for board in runs]
     for number, (amount, eligible) in enumerate(pots(h)):
-        contenders = [x for x in eligible if h.shown[x] and not h.mucked[x]]
+        contenders = [x for x in eligible if x in showing]
         for run, board in enumerate(runs):
             part = amount - amount // 2 if (len(runs) == 2 and run == 0) else (amount // 2 if run else amount)
             if not part:
                 continue
-            scores = {x: _score(h, x, board) for x in contenders}
+            scores = {x: ranked[run][x] for x in contenders}
             best = min(scores.values())
             winners = [x for x in contenders if scores[x] == best]
-            shares = _split(part, winners, h.button, s.seats)
+            shares = _split(part, winners, h.button, len(s.stacks))
             for x, v in shares.items():
                 won[x] += v
             line = {"pot": number, "amount": part, "run": run + 1, "shares": {str(k): v for k, v in shares.items()},
                     "hand": hand_name([*h.holes[winners[0]], *board])}
-            h.awards.append(line)
+            h.awards = [*h.awards, line]
             events.append(Event("pot_won", line))
     _finish_hand(s, h, won, events)
 
@@ -691,19 +704,19 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
     h.actor = -1
     _return_uncalled(s, h, events)
     amount = sum(h.committed)
-    won = [0] * s.seats
+    won = [0] * len(s.stacks)
     won[winner] = amount
     line = {"pot": 0, "amount": amount, "run": 1, "shares": {str(winner): amount}, "hand": None}
-    h.awards.append(line)
+    h.awards = [*h.awards, line]
     events.append(Event("pot_won", line))
     _finish_hand(s, h, won, events)
 
 
 def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None:
     s.own()
-    for seat in range(s.seats):
+    for seat in range(len(s.stacks)):
         s.stacks[seat] += won[seat]
-    h.bets = [0] * s.seats
+    h.bets = [0] * len(s.stacks)
     h.phase = "over"
     h.actor = -1
     s.hands += 1
@@ -741,23 +754,17 @@ def _summarise(s: State, h: Hand) -> None:
 
 def _history_record(s: State, h: Hand) -> dict[str, Any]:
     lv = current_level(s)
+    kind = s.sheet.ante_type
+    antes = [lv.ante if kind == "every_player" or (kind == "big_blind" and x == h.bb) else 0 for x in h.players]
     return {
         "hand": h.number, "button": h.button, "players": list(h.players), "bb_seat": h.bb,
-        "starting_stacks": [h.start[x] for x in h.players], "antes": [_nominal_ante(s, h, x) for x in h.players],
+        "starting_stacks": [h.start[x] for x in h.players], "antes": antes,
         "blinds": [_nominal_blind(h, lv, x) for x in h.players],
         "posts": [h.posted[x] if x not in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
         "min_bet": lv.big_blind, "small_bet": lv.big_blind, "holes": [list(h.holes[x]) for x in h.players],
         "shown": [h.shown[x] for x in h.players], "actions": list(h.actions),
         "finishing_stacks": [s.stacks[x] for x in h.players], "board2": list(h.board2),
     }
-
-
-def _nominal_ante(s: State, h: Hand, seat: int) -> int:
-    """The ante the seat owed (what it posted may be less when it went all-in)."""
-    lv = current_level(s)
-    if s.sheet.ante_type == "every_player" or (s.sheet.ante_type == "big_blind" and seat == h.bb):
-        return lv.ante
-    return 0
 
 
 def _nominal_blind(h: Hand, lv: Level, seat: int) -> int:
@@ -803,12 +810,12 @@ def _finish_table(s: State, events: list[Event]) -> None:
     s.over = True
     s.hand = None
     if s.sheet.format == "cash":
-        for seat in range(s.seats):
+        for seat in range(len(s.stacks)):
             if s.occupied[seat]:
                 _cash_out(s, seat, events)
         events.append(Event("table_closed", {"ledger": list(s.ledger)}))
     else:
-        alive = sorted((x for x in range(s.seats) if s.occupied[x] and s.stacks[x] > 0),
+        alive = sorted((x for x in range(len(s.stacks)) if s.occupied[x] and s.stacks[x] > 0),
                        key=lambda x: -s.stacks[x])
         for seat in reversed(alive[1:]):
             s.places = [*s.places, [seat]]
@@ -858,8 +865,8 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         target = action.get("seat", seat)
         if target != seat or isinstance(target, bool) or not isinstance(target, int):
             raise IllegalAction("bad_seat", "Join the seat you are taking.")
-        if not 0 <= seat < s.seats:
-            raise IllegalAction("bad_seat", f"Seats are numbered 0 to {s.seats - 1}.")
+        if not 0 <= seat < len(s.stacks):
+            raise IllegalAction("bad_seat", f"Seats are numbered 0 to {len(s.stacks) - 1}.")
         if s.occupied[seat]:
             raise IllegalAction("seat_taken", "That seat is taken.")
         buy_in = _amount(action, "buy_in") if "buy_in" in action else sheet.buy_in_default
@@ -875,7 +882,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         s.posting[seat] = post
         events.append(Event("joined", {"seat": seat, "buy_in": buy_in, "post": post}))
     else:
-        if not (0 <= seat < s.seats) or not s.occupied[seat]:
+        if not (0 <= seat < len(s.stacks)) or not s.occupied[seat]:
             raise IllegalAction("not_seated", "You have no seat at this table.")
         if kind == "leave":
             _check_keys(action, ())

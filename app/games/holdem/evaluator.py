@@ -63,9 +63,20 @@ def best_five(cards: Sequence[str]) -> list[str]:
 def hand_name(cards: Sequence[str]) -> str:
     """The hand in words, e.g. "two pair, kings and nines" or "full house, aces full of tens".
 
-    The category comes from the evaluator; the ranks that name it are read off the cards.
+    The category comes from the evaluator; the ranks that name it are read off the cards. Equal
+    ranks are equal hands (the same kind and the same five ranks), so names are kept by rank.
     """
-    kind = category(strength(cards))
+    rank = strength(cards)
+    name = _NAMES.get(rank)
+    if name is None:
+        name = _NAMES[rank] = _name(category(rank), cards)
+    return name
+
+
+_NAMES: dict[int, str] = {}
+
+
+def _name(kind: str, cards: Sequence[str]) -> str:
     count = Counter(c[0] for c in cards)
     heights = sorted(count, key=RANKS.index, reverse=True)
     if kind == "four of a kind":

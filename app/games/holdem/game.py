@@ -35,6 +35,11 @@ from app.games.holdem.view import table_view
 
 Action = dict[str, Any]
 
+ALL_ACTIONS = frozenset((*HAND_ACTIONS, *TABLE_ACTIONS))
+PHASE_OF = {
+    **dict.fromkeys(BETTING_ACTIONS, "bet"), "straddle": "straddle", "no_straddle": "straddle",
+    "run_twice": "run_twice", "run_once": "run_twice",
+}
 
 class Holdem(Game[State, RuleSheet]):
     name: ClassVar[str] = "holdem"
@@ -138,7 +143,9 @@ class Holdem(Game[State, RuleSheet]):
         return {"type": "muck"}
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in ALL_ACTIONS:
+            kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
             raise IllegalAction("bad_seat", f"Seats are numbered 0 to {state.seats - 1}.")
         events: list[Event] = []
@@ -175,6 +182,7 @@ class Holdem(Game[State, RuleSheet]):
             engine._open_round(s, h, events)
         elif kind in ("run_twice", "run_once"):
             engine._check_keys(action, ())
+            h.votes = list(h.votes)
             h.votes[seat] = 1 if kind == "run_twice" else 0
             events.append(Event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
             if all(v != -1 for v in h.votes):
@@ -189,10 +197,7 @@ class Holdem(Game[State, RuleSheet]):
         return s, events
 
     def _check_turn(self, h: Hand, seat: int, kind: str) -> None:
-        phase_of = {
-            **dict.fromkeys(BETTING_ACTIONS, "bet"), "straddle": "straddle", "no_straddle": "straddle",
-            "run_twice": "run_twice", "run_once": "run_twice",
-        }
+        phase_of = PHASE_OF
         if kind in ("show", "muck"):
             if h.phase == "showdown" and seat == h.actor:
                 return

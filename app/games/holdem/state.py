@@ -52,13 +52,15 @@ class Hand:
     actions: list[str]  # the hand in PHH action notation, holes by seat ("d dh s3 AhKd")
 
     def clone(self) -> Hand:
+        """A copy for a move. The deck, players, holes, boards, burns, shown, mucked, votes, order
+        and awards are shared: the engine replaces those lists and never changes them in place."""
         return Hand(
             self.number, self.deck, self.pos, self.button, self.sb, self.sb_live, self.bb, self.straddler,
-            self.players, self.start, self.holes, list(self.board), list(self.board2), list(self.burns),
+            self.players, self.start, self.holes, self.board, self.board2, self.burns,
             self.street, self.phase, list(self.folded), list(self.bets), list(self.committed),
             list(self.posted), self.antes, self.current, self.min_inc, self.full_level, self.bet_count,
-            list(self.acted), list(self.pending), self.actor, self.aggressor, list(self.shown),
-            list(self.mucked), list(self.votes), list(self.order), list(self.awards), list(self.actions),
+            list(self.acted), list(self.pending), self.actor, self.aggressor, self.shown,
+            self.mucked, self.votes, self.order, self.awards, list(self.actions),
         )
 
 

@@ -2,9 +2,10 @@
 
 Random 6-max no-limit hands with stacks of 10–400 big blinds, the same random policy for both
 engines (fold, check or call, raise to a random legal amount); our hands include the seeded
-SHA-256 shuffle, views are not drawn. Times are process CPU time (the machines are shared). Prints hands/s for each, the ratio, and 7-card
-evaluations/s through our wrapper (``strength7`` with card codes, ``strength`` with a list) and
-through phevaluator directly. Each figure is the median of ``--runs`` runs.
+SHA-256 shuffle, views are not drawn. Times are process CPU time (the machines are shared).
+Prints hands/s for each, the ratio, and 7-card evaluations/s through our wrapper (``strength7``
+with card codes, ``strength`` with a list) and through phevaluator directly. Each figure is the
+median of ``--runs`` runs.
 
     python bench/holdem.py [--hands 300] [--runs 5]
 """
@@ -20,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.games.cards import deck  # noqa: E402
-from app.games.holdem import HOLDEM  # noqa: E402
-from app.games.holdem.evaluator import CARD_ID, strength, strength7  # noqa: E402
+from app.games.cards import deck
+from app.games.holdem import HOLDEM
+from app.games.holdem.evaluator import CARD_ID, strength, strength7
 
 BB = 2
 
@@ -52,9 +53,15 @@ def theirs(hands: int, seed: int) -> float:
     from pokerkit import Automation, NoLimitTexasHoldem
 
     automations = (
-        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-        Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
         Automation.CHIPS_PULLING,
     )
     rng = random.Random(seed)
@@ -121,13 +128,19 @@ def main() -> None:
         e7.append(x)
         e.append(y)
         raw.append(z)
-        print(f"run {run + 1}: ours {a:,.0f} hands/s, pokerkit {b:,.0f} hands/s, ratio {a / b:.1f}x; "
-              f"evals/s strength7 {x:,.0f}, strength {y:,.0f}, phevaluator {z:,.0f}")
+        print(
+            f"run {run + 1}: ours {a:,.0f} hands/s, pokerkit {b:,.0f} hands/s, ratio {a / b:.1f}x; "
+            f"evals/s strength7 {x:,.0f}, strength {y:,.0f}, phevaluator {z:,.0f}"
+        )
     med = statistics.median
-    print(f"median: ours {med(mine):,.0f} hands/s, pokerkit {med(pk):,.0f} hands/s, ratio {med(ratio):.1f}x "
-          f"(goal 20x)")
-    print(f"median 7-card evaluations/s: strength7 {med(e7):,.0f}, strength {med(e):,.0f}, "
-          f"raw phevaluator {med(raw):,.0f} (goal 1.5M through the wrapper)")
+    print(
+        f"median: ours {med(mine):,.0f} hands/s, pokerkit {med(pk):,.0f} hands/s, ratio {med(ratio):.1f}x "
+        f"(goal 20x)"
+    )
+    print(
+        f"median 7-card evaluations/s: strength7 {med(e7):,.0f}, strength {med(e):,.0f}, "
+        f"raw phevaluator {med(raw):,.0f} (goal 1.5M through the wrapper)"
+    )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,11 @@ _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 
 
 def new_table(
-    sheet: RuleSheet, players: int, seed: str, decks: list[list[str]], button: int | None,
+    sheet: RuleSheet,
+    players: int,
+    seed: str,
+    decks: list[list[str]],
+    button: int | None,
     stacks: list[int] | None = None,
 ) -> tuple[State, list[Event]]:
     sheet.check_players(players)
@@ -51,17 +55,38 @@ def new_table(
     occupied = [i < players for i in range(n)]
     chips = [stack if o else 0 for o in occupied]
     if stacks is not None:
-        if len(stacks) != players or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
-                                             for v in stacks):
+        if len(stacks) != players or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in stacks
+        ):
             raise IllegalAction("bad_stacks", "Give one positive whole stack per player.")
         chips[:players] = stacks
     state = State(
-        sheet=sheet, seed=seed, decks=[_full_deck(d) for d in decks], occupied=occupied,
-        stacks=chips, status=["playing" if o else "empty" for o in occupied],
-        posting=[False] * n, add=[0] * n, leaving=[False] * n, sit_out=[False] * n,
-        bought=[c if sheet.format == "cash" else 0 for c in chips], ledger=[], places=[],
-        hands=0, level=0, clock_start=None, clock_level=0, last_button=-1, last_sb=-1, last_bb=-1,
-        closing=False, over=False, draw={}, hand=None, last=None, history=[],
+        sheet=sheet,
+        seed=seed,
+        decks=[_full_deck(d) for d in decks],
+        occupied=occupied,
+        stacks=chips,
+        status=["playing" if o else "empty" for o in occupied],
+        posting=[False] * n,
+        add=[0] * n,
+        leaving=[False] * n,
+        sit_out=[False] * n,
+        bought=[c if sheet.format == "cash" else 0 for c in chips],
+        ledger=[],
+        places=[],
+        hands=0,
+        level=0,
+        clock_start=None,
+        clock_level=0,
+        last_button=-1,
+        last_sb=-1,
+        last_bb=-1,
+        closing=False,
+        over=False,
+        draw={},
+        hand=None,
+        last=None,
+        history=[],
     )
     if button is None:
         # H4: the first button goes to the highest card of a draw (suits break ties c < d < h < s).
@@ -87,7 +112,6 @@ def _full_deck(cards: list[str]) -> list[str]:
 
 def current_level(state: State) -> Level:
     return state.sheet.level(state.level)
-
 
 
 # -- starting a hand -----------------------------------------------------------------------------
@@ -124,21 +148,30 @@ def begin_hand(s: State, events: list[Event]) -> None:
         if len(alive) <= 1 or s.closing:
             _finish_table(s, events)
             return
-        if sheet.level_by == "hands":
-            level = s.hands // sheet.level_length
-        else:
-            level = s.clock_level
+        level = s.hands // sheet.level_length if sheet.level_by == "hands" else s.clock_level
         level = min(level, max(len(sheet.levels) - 1, 0))
         if level != s.level:
             s.level = level
             lv = current_level(s)
-            events.append(Event("level", {"level": level + 1, "small_blind": lv.small_blind,
-                                          "big_blind": lv.big_blind, "ante": lv.ante}))
+            events.append(
+                Event(
+                    "level",
+                    {
+                        "level": level + 1,
+                        "small_blind": lv.small_blind,
+                        "big_blind": lv.big_blind,
+                        "ante": lv.ante,
+                    },
+                )
+            )
     elif s.closing or (sheet.max_hands and s.hands >= sheet.max_hands):
         _finish_table(s, events)
         return
-    ready = [seat for seat in range(n) if s.occupied[seat] and s.stacks[seat] > 0
-             and s.status[seat] in ("playing", "waiting")]
+    ready = [
+        seat
+        for seat in range(n)
+        if s.occupied[seat] and s.stacks[seat] > 0 and s.status[seat] in ("playing", "waiting")
+    ]
     if len(ready) < 2:
         return  # the table waits for players, rebuys or the host
     posters: list[int] = []
@@ -147,8 +180,11 @@ def begin_hand(s: State, events: list[Event]) -> None:
         for seat in ready:
             s.status[seat] = "playing"
         dealt = ready
-        button = s.last_button if s.last_button in dealt else next(x for x in _after(s.last_button, n)
-                                                                   if x in dealt)
+        button = (
+            s.last_button
+            if s.last_button in dealt
+            else next(x for x in _after(s.last_button, n) if x in dealt)
+        )
         if len(dealt) == 2:
             sb = button  # H8: heads-up the button posts the small blind
             bb = next(x for x in _after(button, n) if x in dealt)
@@ -185,27 +221,64 @@ def begin_hand(s: State, events: list[Event]) -> None:
             s.posting[seat] = False
     order = [x for x in _after(button, n) if x in dealt]
     number = s.hands + 1
-    if number <= len(s.decks):
-        cards = s.decks[number - 1]
-    else:
-        cards = shuffle(s.seed, f"hand-{number}", FULL_DECK)  # = SeededRandom(seed, label).shuffle
+    # Fixed decks first; then SeededRandom(seed, f"hand-{n}").shuffle, as shuffle.py computes it.
+    cards = s.decks[number - 1] if number <= len(s.decks) else shuffle(s.seed, f"hand-{number}", FULL_DECK)
     z = [0] * n
     h = Hand(
-        number=number, deck=cards, pos=0, button=button, sb=sb, sb_live=sb_live, bb=bb, straddler=-1,
-        players=order, start=list(s.stacks), holes=[[] for _ in range(n)], board=[], board2=[], burns=[],
-        street=0, phase="bet", folded=[x not in dealt for x in range(n)], bets=list(z), committed=list(z),
-        posted=list(z), antes=list(z), current=0, min_inc=0, full_level=0, bet_count=0, acted=[-1] * n,
-        pending=[False] * n, actor=-1, aggressor=-1, shown=[False] * n, mucked=[False] * n, votes=[-1] * n,
-        order=[], awards=[], actions=[],
+        number=number,
+        deck=cards,
+        pos=0,
+        button=button,
+        sb=sb,
+        sb_live=sb_live,
+        bb=bb,
+        straddler=-1,
+        players=order,
+        start=list(s.stacks),
+        holes=[[] for _ in range(n)],
+        board=[],
+        board2=[],
+        burns=[],
+        street=0,
+        phase="bet",
+        folded=[x not in dealt for x in range(n)],
+        bets=list(z),
+        committed=list(z),
+        posted=list(z),
+        antes=list(z),
+        current=0,
+        min_inc=0,
+        full_level=0,
+        bet_count=0,
+        acted=[-1] * n,
+        pending=[False] * n,
+        actor=-1,
+        aggressor=-1,
+        shown=[False] * n,
+        mucked=[False] * n,
+        votes=[-1] * n,
+        order=[],
+        awards=[],
+        actions=[],
     )
     s.hand = h
     s.last_button, s.last_sb, s.last_bb = button, sb, bb
     lv = current_level(s)
-    events.append(Event("hand_started", {
-        "hand": number, "button": button, "small_blind_seat": sb if sb_live else None, "big_blind_seat": bb,
-        "players": order, "stacks": {str(x): s.stacks[x] for x in order},
-        "blinds": [lv.small_blind, lv.big_blind], "ante": lv.ante if sheet.ante_type != "none" else 0,
-    }))
+    events.append(
+        Event(
+            "hand_started",
+            {
+                "hand": number,
+                "button": button,
+                "small_blind_seat": sb if sb_live else None,
+                "big_blind_seat": bb,
+                "players": order,
+                "stacks": {str(x): s.stacks[x] for x in order},
+                "blinds": [lv.small_blind, lv.big_blind],
+                "ante": lv.ante if sheet.ante_type != "none" else 0,
+            },
+        )
+    )
     # H6: antes first; with a big-blind ante the big blind pays it, before the blind itself.
     if sheet.ante_type == "every_player" and lv.ante:
         for seat in order:
@@ -242,8 +315,9 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
     else:
         h.bets[seat] += paid
         h.posted[seat] += paid
-    events.append(Event("posted", {"seat": seat, "kind": kind, "amount": paid,
-                                   "all_in": s.stacks[seat] == 0}))
+    events.append(
+        Event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
+    )
 
 
 def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
@@ -268,15 +342,12 @@ def _can_act(s: State, h: Hand, seat: int) -> bool:
 
 def _open_round(s: State, h: Hand, events: list[Event]) -> None:
     """Start the betting of the current street, or run the board out when nobody can bet."""
-    n = len(s.stacks)
     h.phase = "bet"
     for seat in h.players:
         h.pending[seat] = _can_act(s, h, seat)
         h.acted[seat] = -1
-    if h.street == 0:
-        start = h.straddler if h.straddler >= 0 else h.bb  # H11, H7: left of the big blind or straddler
-    else:
-        start = h.button  # H12: first active player left of the button
+    # H11, H7: preflop left of the big blind (or the straddler); H12: then left of the button.
+    start = (h.straddler if h.straddler >= 0 else h.bb) if h.street == 0 else h.button
     h.actor = -1
     _advance(s, h, start, events)
 
@@ -428,8 +499,9 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
         if "to" in action and _amount(action, "to") != top:
             raise IllegalAction("bad_amount", f"All-in is a total of {top} this round.")
         if not o["can_raise"] or o["max"] != top:
-            raise IllegalAction("raise_closed" if not o["can_raise"] else "above_maximum",
-                                "You may not raise all-in now.")
+            raise IllegalAction(
+                "raise_closed" if not o["can_raise"] else "above_maximum", "You may not raise all-in now."
+            )
         to = top
     else:
         _check_keys(action, ("to",))
@@ -441,9 +513,15 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
             raise IllegalAction("bad_amount", f"A {kind} needs 'to', the total you put in this round.")
         to = _amount(action, "to")
         if not o["can_raise"]:
-            capped = s.sheet.variant == "fixed_limit" and s.sheet.raise_cap and h.bet_count >= s.sheet.raise_cap
-            raise IllegalAction("raise_closed", "The betting is capped for this round." if capped else
-                                "Raising is closed to you: the short all-in did not reopen the betting.")
+            capped = (
+                s.sheet.variant == "fixed_limit" and s.sheet.raise_cap and h.bet_count >= s.sheet.raise_cap
+            )
+            raise IllegalAction(
+                "raise_closed",
+                "The betting is capped for this round."
+                if capped
+                else "Raising is closed to you: the short all-in did not reopen the betting.",
+            )
         if to > top:
             raise IllegalAction("above_stack", f"You have only {top} in all this round (table stakes).")
         if to < o["min"]:
@@ -535,7 +613,7 @@ def _next_street(s: State, h: Hand, run: int, events: list[Event]) -> None:
     count = 3 if len(board) == 0 else 1
     h.burns = [*h.burns, h.deck[h.pos]]
     h.pos += 1
-    cards = h.deck[h.pos:h.pos + count]
+    cards = h.deck[h.pos : h.pos + count]
     h.pos += count
     board = [*board, *cards]
     if run == 1:
@@ -590,8 +668,16 @@ def _show(h: Hand, seat: int, events: list[Event]) -> None:
     h.shown = shown
     cards = h.holes[seat]
     h.actions.append(f"s{seat} sm {''.join(cards)}")
-    events.append(Event("show", {"seat": seat, "cards": list(cards), "hand": hand_name([*cards, *h.board])
-                                 if len(h.board) == 5 else None}))
+    events.append(
+        Event(
+            "show",
+            {
+                "seat": seat,
+                "cards": list(cards),
+                "hand": hand_name([*cards, *h.board]) if len(h.board) == 5 else None,
+            },
+        )
+    )
 
 
 def _muck(h: Hand, seat: int, events: list[Event]) -> None:
@@ -692,8 +778,13 @@ def _award(s: State, h: Hand, events: list[Event]) -> None:
             shares = _split(part, winners, h.button, len(s.stacks))
             for x, v in shares.items():
                 won[x] += v
-            line = {"pot": number, "amount": part, "run": run + 1, "shares": {str(k): v for k, v in shares.items()},
-                    "hand": hand_name([*h.holes[winners[0]], *board])}
+            line = {
+                "pot": number,
+                "amount": part,
+                "run": run + 1,
+                "shares": {str(k): v for k, v in shares.items()},
+                "hand": hand_name([*h.holes[winners[0]], *board]),
+            }
             h.awards = [*h.awards, line]
             events.append(Event("pot_won", line))
     _finish_hand(s, h, won, events)
@@ -745,7 +836,10 @@ def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None
 
 def _summarise(s: State, h: Hand) -> None:
     s.last = {
-        "hand": h.number, "button": h.button, "board": list(h.board), "board2": list(h.board2),
+        "hand": h.number,
+        "button": h.button,
+        "board": list(h.board),
+        "board2": list(h.board2),
         "shown": {str(x): list(h.holes[x]) for x in h.players if h.shown[x]},
         "mucked": [x for x in h.players if h.mucked[x]],
         "awards": list(h.awards),
@@ -755,15 +849,25 @@ def _summarise(s: State, h: Hand) -> None:
 def _history_record(s: State, h: Hand) -> dict[str, Any]:
     lv = current_level(s)
     kind = s.sheet.ante_type
-    antes = [lv.ante if kind == "every_player" or (kind == "big_blind" and x == h.bb) else 0 for x in h.players]
+    antes = [
+        lv.ante if kind == "every_player" or (kind == "big_blind" and x == h.bb) else 0 for x in h.players
+    ]
     return {
-        "hand": h.number, "button": h.button, "players": list(h.players), "bb_seat": h.bb,
-        "starting_stacks": [h.start[x] for x in h.players], "antes": antes,
+        "hand": h.number,
+        "button": h.button,
+        "players": list(h.players),
+        "bb_seat": h.bb,
+        "starting_stacks": [h.start[x] for x in h.players],
+        "antes": antes,
         "blinds": [_nominal_blind(h, lv, x) for x in h.players],
         "posts": [h.posted[x] if x not in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
-        "min_bet": lv.big_blind, "small_bet": lv.big_blind, "holes": [list(h.holes[x]) for x in h.players],
-        "shown": [h.shown[x] for x in h.players], "actions": list(h.actions),
-        "finishing_stacks": [s.stacks[x] for x in h.players], "board2": list(h.board2),
+        "min_bet": lv.big_blind,
+        "small_bet": lv.big_blind,
+        "holes": [list(h.holes[x]) for x in h.players],
+        "shown": [h.shown[x] for x in h.players],
+        "actions": list(h.actions),
+        "finishing_stacks": [s.stacks[x] for x in h.players],
+        "board2": list(h.board2),
     }
 
 
@@ -815,8 +919,9 @@ def _finish_table(s: State, events: list[Event]) -> None:
                 _cash_out(s, seat, events)
         events.append(Event("table_closed", {"ledger": list(s.ledger)}))
     else:
-        alive = sorted((x for x in range(len(s.stacks)) if s.occupied[x] and s.stacks[x] > 0),
-                       key=lambda x: -s.stacks[x])
+        alive = sorted(
+            (x for x in range(len(s.stacks)) if s.occupied[x] and s.stacks[x] > 0), key=lambda x: -s.stacks[x]
+        )
         for seat in reversed(alive[1:]):
             s.places = [*s.places, [seat]]
         if alive:
@@ -921,7 +1026,9 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
             amount = _amount(action, "amount") if "amount" in action else -1
             low, high = rebuy_range(s, seat)
             if high <= 0:
-                raise IllegalAction("buy_in_range", f"Your stack is already at the largest buy-in, {sheet.buy_in_max}.")
+                raise IllegalAction(
+                    "buy_in_range", f"Your stack is already at the largest buy-in, {sheet.buy_in_max}."
+                )
             if not low <= amount <= high:
                 raise IllegalAction("buy_in_range", f"Buy {low} to {high} chips.")
             s.bought[seat] += amount

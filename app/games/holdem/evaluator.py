@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from phevaluator import _pheval
+from phevaluator import _pheval  # type: ignore[import-untyped]
 
 from app.games.cards import RANKS, SUITS
 
@@ -22,12 +22,38 @@ _EVAL = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.eval
 _EVAL7 = _pheval.evaluate_7cards
 
 CATEGORIES = (
-    (10, "straight flush"), (166, "four of a kind"), (322, "full house"), (1599, "flush"),
-    (1609, "straight"), (2467, "three of a kind"), (3325, "two pair"), (6185, "pair"), (7462, "high card"),
+    (10, "straight flush"),
+    (166, "four of a kind"),
+    (322, "full house"),
+    (1599, "flush"),
+    (1609, "straight"),
+    (2467, "three of a kind"),
+    (3325, "two pair"),
+    (6185, "pair"),
+    (7462, "high card"),
 )
 
-_SINGULAR = dict(zip(RANKS, ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                             "jack", "queen", "king", "ace"], strict=True))
+_SINGULAR = dict(
+    zip(
+        RANKS,
+        [
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+            "ace",
+        ],
+        strict=True,
+    )
+)
 _PLURAL = {r: ("sixes" if n == "six" else n + "s") for r, n in _SINGULAR.items()}
 
 
@@ -94,8 +120,7 @@ def _name(kind: str, cards: Sequence[str]) -> str:
         return f"pair of {_PLURAL[next(r for r in heights if count[r] == 2)]}"
     if kind == "high card":
         return f"high card, {_SINGULAR[heights[0]]}"
-    suits = Counter(c[1] for c in cards)
-    suit, most = suits.most_common(1)[0]
+    suit = Counter(c[1] for c in cards).most_common(1)[0][0]
     if kind == "flush":
         return f"flush, {_SINGULAR[max((c[0] for c in cards if c[1] == suit), key=RANKS.index)]} high"
     pool = {c[0] for c in cards if c[1] == suit} if kind == "straight flush" else set(count)

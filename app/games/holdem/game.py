@@ -29,7 +29,8 @@ from app.games.holdem.engine import (
     current_level,
     legal_bets,
 )
-from app.games.holdem.rules import PRESETS, RuleSheet
+from app.games.holdem.rules import PRESETS
+from app.games.holdem.rules import RuleSheet as HoldemSheet
 from app.games.holdem.state import Hand, State, dump_state, load_state
 from app.games.holdem.view import table_view
 
@@ -37,22 +38,30 @@ Action = dict[str, Any]
 
 ALL_ACTIONS = frozenset((*HAND_ACTIONS, *TABLE_ACTIONS))
 PHASE_OF = {
-    **dict.fromkeys(BETTING_ACTIONS, "bet"), "straddle": "straddle", "no_straddle": "straddle",
-    "run_twice": "run_twice", "run_once": "run_twice",
+    **dict.fromkeys(BETTING_ACTIONS, "bet"),
+    "straddle": "straddle",
+    "no_straddle": "straddle",
+    "run_twice": "run_twice",
+    "run_once": "run_twice",
 }
 
-class Holdem(Game[State, RuleSheet]):
+
+class Holdem(Game[State, HoldemSheet]):
     name: ClassVar[str] = "holdem"
-    titles: ClassVar[Mapping[str, str]] = {"en": "Texas Hold'em", "et": "Texas Hold'em", "fi": "Texas Hold'em"}
-    RuleSheet = RuleSheet
+    titles: ClassVar[Mapping[str, str]] = {
+        "en": "Texas Hold'em",
+        "et": "Texas Hold'em",
+        "fi": "Texas Hold'em",
+    }
+    RuleSheet = HoldemSheet
     presets = PRESETS
 
-    def check_sheet(self, sheet: RuleSheet) -> None:
+    def check_sheet(self, sheet: HoldemSheet) -> None:
         sheet.check()
 
     def new(
         self,
-        sheet: RuleSheet,
+        sheet: HoldemSheet,
         players: int,
         *,
         seed: str | None = None,
@@ -69,8 +78,14 @@ class Holdem(Game[State, RuleSheet]):
         """
         sheet.check()
         fixed = [list(deck)] if deck is not None else [list(d) for d in (decks or [])]
-        state, _ = engine.new_table(sheet, players, seed if seed is not None else new_seed(), fixed, button,
-                                    list(stacks) if stacks is not None else None)
+        state, _ = engine.new_table(
+            sheet,
+            players,
+            seed if seed is not None else new_seed(),
+            fixed,
+            button,
+            list(stacks) if stacks is not None else None,
+        )
         return state
 
     # -- moves -------------------------------------------------------------------------------------
@@ -86,7 +101,10 @@ class Holdem(Game[State, RuleSheet]):
         if h.phase == "straddle":
             if seat != h.actor:
                 return []
-            return [{"type": "straddle", "amount": 2 * current_level(state).big_blind}, {"type": "no_straddle"}]
+            return [
+                {"type": "straddle", "amount": 2 * current_level(state).big_blind},
+                {"type": "no_straddle"},
+            ]
         if h.phase == "run_twice":
             return [{"type": "run_twice"}, {"type": "run_once"}] if h.votes[seat] == -1 else []
         if h.phase == "showdown":
@@ -242,9 +260,9 @@ class Holdem(Game[State, RuleSheet]):
     def seat_count(self, state: State) -> int:
         return state.seats
 
-    def replay(  # type: ignore[override]
+    def replay(
         self,
-        sheet: RuleSheet,
+        sheet: HoldemSheet,
         players: int,
         seed: str | None,
         log: Any,

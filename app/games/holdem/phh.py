@@ -66,16 +66,24 @@ def export(state: State, hand: int, seat: int | None, *, everything: bool = Fals
         # blind is the first player.
         blinds.reverse()
         antes.reverse()
-    fields: dict[str, Any] = {"variant": "FT" if sheet.variant == "fixed_limit" else "NT",
-                              "ante_trimming_status": False, "antes": antes, "blinds_or_straddles": blinds}
+    fields: dict[str, Any] = {
+        "variant": "FT" if sheet.variant == "fixed_limit" else "NT",
+        "ante_trimming_status": False,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+    }
     if sheet.variant == "fixed_limit":
         fields["small_bet"] = rec["small_bet"]
         fields["big_bet"] = 2 * rec["small_bet"]
     else:
         fields["min_bet"] = rec["min_bet"]
     fields.update(
-        starting_stacks=rec["starting_stacks"], actions=actions, hand=hand,
-        players=[f"seat {x + 1}" for x in players], seats=[x + 1 for x in players], seat_count=state.seats,
+        starting_stacks=rec["starting_stacks"],
+        actions=actions,
+        hand=hand,
+        players=[f"seat {x + 1}" for x in players],
+        seats=[x + 1 for x in players],
+        seat_count=state.seats,
         finishing_stacks=rec["finishing_stacks"],
     )
     if sheet.variant == "pot_limit":

@@ -40,15 +40,24 @@ class RuleSheet(RuleSheetBase):
         9, "Seats at the table (H1).", "Kohti laua ääres (H1).", "Paikkoja pöydässä (H1).", ge=2, le=10
     )
     small_blind: int = option(
-        1, "Small blind (H5); in fixed limit the small bet is the big blind.", "Väike blind (H5).",
-        "Pieni blindi (H5).", ge=1,
+        1,
+        "Small blind (H5); in fixed limit the small bet is the big blind.",
+        "Väike blind (H5).",
+        "Pieni blindi (H5).",
+        ge=1,
     )
     big_blind: int = option(
-        2, "Big blind (H5), also the minimum bet.", "Suur blind (H5), ühtlasi minimaalne panus.",
-        "Iso blindi (H5), myös pienin panos.", ge=1,
+        2,
+        "Big blind (H5), also the minimum bet.",
+        "Suur blind (H5), ühtlasi minimaalne panus.",
+        "Iso blindi (H5), myös pienin panos.",
+        ge=1,
     )
     ante: int = option(
-        0, "Ante amount in a cash game (H6).", "Ante suurus rahamängus (H6).", "Anten koko käteispelissä (H6).",
+        0,
+        "Ante amount in a cash game (H6).",
+        "Ante suurus rahamängus (H6).",
+        "Anten koko käteispelissä (H6).",
         ge=0,
     )
     ante_type: Literal["none", "every_player", "big_blind"] = option(
@@ -60,13 +69,15 @@ class RuleSheet(RuleSheetBase):
     straddle: Literal["off", "utg"] = option(
         "off",
         "Straddle (H7): off, or UTG may post a voluntary 2 × BB blind before the deal and act last preflop.",
-        "Straddle (H7): väljas või UTG võib enne jagamist panna vabatahtliku 2 × BB ja tegutseb preflopis viimasena.",
+        "Straddle (H7): väljas või UTG võib enne jagamist panna vabatahtliku 2 × BB; ta tegutseb preflopis "
+        "viimasena.",
         "Straddle (H7): pois, tai UTG voi laittaa vapaaehtoisen 2 × BB ennen jakoa ja toimii viimeisenä.",
     )
     raise_cap: Literal[0, 4, 5] = option(
         4,
         "Fixed limit: most bets per round (4: a bet and 3 raises; 5: a bet and 4 raises; 0: no cap).",
-        "Fixed limit: panuseid ringis kõige rohkem (4: panus ja 3 tõstet; 5: panus ja 4 tõstet; 0: piiranguta).",
+        "Fixed limit: panuseid ringis kõige rohkem (4: panus ja 3 tõstet; 5: panus ja 4 tõstet; "
+        "0: piiranguta).",
         "Fixed limit: panoksia kierroksella enintään (4: panos ja 3 korotusta; 5: panos ja 4; 0: ei rajaa).",
     )
     format: Literal["cash", "tournament"] = option(
@@ -75,23 +86,31 @@ class RuleSheet(RuleSheetBase):
         "Rahamäng või turniir (H22).",
         "Käteispeli tai turnaus (H22).",
     )
-    buy_in_min: int = option(40, "Cash: smallest buy-in.", "Rahamäng: väikseim sissemaks.",
-                             "Käteispeli: pienin sisäänosto.", ge=1)
-    buy_in_max: int = option(200, "Cash: largest buy-in.", "Rahamäng: suurim sissemaks.",
-                             "Käteispeli: suurin sisäänosto.", ge=1)
+    buy_in_min: int = option(
+        40, "Cash: smallest buy-in.", "Rahamäng: väikseim sissemaks.", "Käteispeli: pienin sisäänosto.", ge=1
+    )
+    buy_in_max: int = option(
+        200, "Cash: largest buy-in.", "Rahamäng: suurim sissemaks.", "Käteispeli: suurin sisäänosto.", ge=1
+    )
     buy_in_default: int = option(
-        200, "Cash: the stack of each player seated at the start.", "Rahamäng: algusest istuvate mängijate stäkk.",
-        "Käteispeli: alussa istuvien pelaajien pino.", ge=1,
+        200,
+        "Cash: the stack of each player seated at the start.",
+        "Rahamäng: algusest istuvate mängijate stäkk.",
+        "Käteispeli: alussa istuvien pelaajien pino.",
+        ge=1,
     )
     rebuy: bool = option(
-        True, "Cash: rebuys and top-ups between hands, up to the largest buy-in.",
+        True,
+        "Cash: rebuys and top-ups between hands, up to the largest buy-in.",
         "Rahamäng: juurdeost jaotuste vahel kuni suurima sissemaksuni.",
         "Käteispeli: lisäostot jakojen välissä suurimpaan sisäänostoon asti.",
     )
     max_hands: int = option(
-        0, "Cash: the table closes itself after this many hands (0: only the host closes it).",
+        0,
+        "Cash: the table closes itself after this many hands (0: only the host closes it).",
         "Rahamäng: laud suletakse pärast nii mitut jaotust (0: ainult võõrustaja sulgeb).",
-        "Käteispeli: pöytä suljetaan näin monen jaon jälkeen (0: vain isäntä sulkee).", ge=0,
+        "Käteispeli: pöytä suljetaan näin monen jaon jälkeen (0: vain isäntä sulkee).",
+        ge=0,
     )
     starting_chips: int = option(
         1500, "Tournament: starting chips.", "Turniir: algžetoonid.", "Turnaus: aloituspelimerkit.", ge=1
@@ -109,13 +128,19 @@ class RuleSheet(RuleSheetBase):
         "Turnaus: blindit nousevat jakojen tai minuuttien mukaan.",
     )
     level_length: int = option(
-        10, "Tournament: hands or minutes per level.", "Turniir: jaotusi või minuteid taseme kohta.",
-        "Turnaus: jakoja tai minuutteja tasoa kohden.", ge=1,
+        10,
+        "Tournament: hands or minutes per level.",
+        "Turniir: jaotusi või minuteid taseme kohta.",
+        "Turnaus: jakoja tai minuutteja tasoa kohden.",
+        ge=1,
     )
     time_bank_seconds: int = option(
-        0, "Extra seconds per player for the whole session, used when the decision timer runs out.",
+        0,
+        "Extra seconds per player for the whole session, used when the decision timer runs out.",
         "Lisasekundid mängijale kogu sessiooniks, kui otsustamise taimer saab täis.",
-        "Lisäsekunnit pelaajalle koko istunnoksi, kun päätösajastin loppuu.", ge=0, le=3600,
+        "Lisäsekunnit pelaajalle koko istunnoksi, kun päätösajastin loppuu.",
+        ge=0,
+        le=3600,
     )
     run_it_twice: Literal["off", "ask"] = option(
         "off",
@@ -164,28 +189,68 @@ class RuleSheet(RuleSheetBase):
 LEVELS_TURBO = tuple(
     Level(small_blind=sb, big_blind=bb, ante=ante)
     for sb, bb, ante in [
-        (10, 20, 0), (15, 30, 0), (25, 50, 0), (50, 100, 100), (75, 150, 150), (100, 200, 200),
-        (150, 300, 300), (200, 400, 400), (300, 600, 600), (400, 800, 800), (600, 1200, 1200),
-        (1000, 2000, 2000), (1500, 3000, 3000), (2500, 5000, 5000),
+        (10, 20, 0),
+        (15, 30, 0),
+        (25, 50, 0),
+        (50, 100, 100),
+        (75, 150, 150),
+        (100, 200, 200),
+        (150, 300, 300),
+        (200, 400, 400),
+        (300, 600, 600),
+        (400, 800, 800),
+        (600, 1200, 1200),
+        (1000, 2000, 2000),
+        (1500, 3000, 3000),
+        (2500, 5000, 5000),
     ]
 )
 
 PRESETS: dict[str, RuleSheet] = {
     "cash-nl-1-2": RuleSheet(
-        variant="no_limit", seats=9, small_blind=1, big_blind=2, format="cash", buy_in_min=40,
-        buy_in_max=200, buy_in_default=200, straddle="utg", show_after_hand=True,
+        variant="no_limit",
+        seats=9,
+        small_blind=1,
+        big_blind=2,
+        format="cash",
+        buy_in_min=40,
+        buy_in_max=200,
+        buy_in_default=200,
+        straddle="utg",
+        show_after_hand=True,
     ),
     "tournament-nl-turbo": RuleSheet(
-        variant="no_limit", seats=9, format="tournament", starting_chips=1500, levels=LEVELS_TURBO,
-        level_by="minutes", level_length=5, ante_type="big_blind", small_blind=10, big_blind=20,
+        variant="no_limit",
+        seats=9,
+        format="tournament",
+        starting_chips=1500,
+        levels=LEVELS_TURBO,
+        level_by="minutes",
+        level_length=5,
+        ante_type="big_blind",
+        small_blind=10,
+        big_blind=20,
     ),
     "fixed-limit-2-4": RuleSheet(
-        variant="fixed_limit", seats=9, small_blind=1, big_blind=2, format="cash", buy_in_min=40,
-        buy_in_max=200, buy_in_default=100, raise_cap=4,
+        variant="fixed_limit",
+        seats=9,
+        small_blind=1,
+        big_blind=2,
+        format="cash",
+        buy_in_min=40,
+        buy_in_max=200,
+        buy_in_default=100,
+        raise_cap=4,
     ),
     "pot-limit-1-2": RuleSheet(
-        variant="pot_limit", seats=9, small_blind=1, big_blind=2, format="cash", buy_in_min=40,
-        buy_in_max=200, buy_in_default=200,
+        variant="pot_limit",
+        seats=9,
+        small_blind=1,
+        big_blind=2,
+        format="cash",
+        buy_in_min=40,
+        buy_in_max=200,
+        buy_in_default=200,
     ),
 }
 

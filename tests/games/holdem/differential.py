@@ -36,15 +36,18 @@ AUTOMATIONS = (
 )
 
 
-
 class PotLimitTexasHoldem(NoLimitTexasHoldem):
     """pokerkit has no pot-limit Texas hold'em class; its no-limit one with the pot-limit structure."""
 
     betting_structure = BettingStructure.POT_LIMIT
 
 
-TIE_BOARDS = (["Ts", "Jh", "Qd", "Kc", "As"], ["5c", "5d", "5h", "5s", "Kd"], ["2h", "3h", "4h", "5h", "6h"],
-              ["9c", "9d", "Ks", "Kh", "Qc"])
+TIE_BOARDS = (
+    ["Ts", "Jh", "Qd", "Kc", "As"],
+    ["5c", "5d", "5h", "5s", "Kd"],
+    ["2h", "3h", "4h", "5h", "6h"],
+    ["9c", "9d", "Ks", "Kh", "Qc"],
+)
 
 
 @dataclass
@@ -77,8 +80,13 @@ def scenario(rng: random.Random) -> dict[str, Any]:
         if r < 0.5:
             stacks.append(rng.randint(1, 400 * bb))
         elif r < 0.8:
-            stacks.append(max(1, rng.choice([bb, 2 * bb, 3 * bb, 4 * bb, 6 * bb, 10 * bb, sb, ante + bb])
-                              + rng.choice([-1, 0, 1])))
+            stacks.append(
+                max(
+                    1,
+                    rng.choice([bb, 2 * bb, 3 * bb, 4 * bb, 6 * bb, 10 * bb, sb, ante + bb])
+                    + rng.choice([-1, 0, 1]),
+                )
+            )
         else:
             stacks.append(rng.randint(1, 40 * bb))
     cards = rng.sample(full_deck(), 52)
@@ -86,19 +94,48 @@ def scenario(rng: random.Random) -> dict[str, Any]:
         board = rng.choice(TIE_BOARDS)
         rest = [c for c in cards if c not in board]
         start = 2 * players
-        cards = rest[:start] + [rest[start]] + board[:3] + [rest[start + 1]] + [board[3]] + [rest[start + 2]] \
-            + [board[4]] + rest[start + 3:]
-    return {"variant": variant, "players": players, "sb": sb, "bb": bb, "ante_type": ante_type, "ante": ante,
-            "straddle": straddle, "stacks": stacks, "deck": cards}
+        burns = rest[start : start + 3]
+        cards = [
+            *rest[:start],
+            burns[0],
+            *board[:3],
+            burns[1],
+            board[3],
+            burns[2],
+            board[4],
+            *rest[start + 3 :],
+        ]
+    return {
+        "variant": variant,
+        "players": players,
+        "sb": sb,
+        "bb": bb,
+        "ante_type": ante_type,
+        "ante": ante,
+        "straddle": straddle,
+        "stacks": stacks,
+        "deck": cards,
+    }
 
 
 def ours_new(sc: dict[str, Any]) -> Ours:
-    sheet = HOLDEM.sheet({
-        "variant": sc["variant"], "seats": max(sc["players"], 2), "small_blind": sc["sb"], "big_blind": sc["bb"],
-        "ante": sc["ante"], "ante_type": sc["ante_type"], "straddle": "utg" if sc["straddle"] else "off",
-        "format": "cash", "buy_in_min": 1, "buy_in_max": 10**9, "buy_in_default": 1, "max_hands": 1,
-        "raise_cap": 4,
-    })
+    sheet = HOLDEM.sheet(
+        {
+            "variant": sc["variant"],
+            "seats": max(sc["players"], 2),
+            "small_blind": sc["sb"],
+            "big_blind": sc["bb"],
+            "ante": sc["ante"],
+            "ante_type": sc["ante_type"],
+            "straddle": "utg" if sc["straddle"] else "off",
+            "format": "cash",
+            "buy_in_min": 1,
+            "buy_in_max": 10**9,
+            "buy_in_default": 1,
+            "max_hands": 1,
+            "raise_cap": 4,
+        }
+    )
     # Seat 0 holds the button; seat i is player i in pokerkit's order after the rotation below.
     return HOLDEM.new(sheet, sc["players"], seed="diff", deck=sc["deck"], button=0, stacks=sc["stacks"])
 
@@ -110,8 +147,9 @@ def pk_new(sc: dict[str, Any], order: list[int], straddled: bool) -> State:
     stacks = [sc["stacks"][seat] for seat in order]
     n = sc["players"]
     if sc["variant"] == "fixed_limit":
-        return FixedLimitTexasHoldem.create_state(AUTOMATIONS, False, antes, blinds, sc["bb"], 2 * sc["bb"],
-                                                  stacks, n)
+        return FixedLimitTexasHoldem.create_state(
+            AUTOMATIONS, False, antes, blinds, sc["bb"], 2 * sc["bb"], stacks, n
+        )
     game = NoLimitTexasHoldem if sc["variant"] == "no_limit" else PotLimitTexasHoldem
     return game.create_state(AUTOMATIONS, False, antes, blinds, sc["bb"], stacks, n)
 
@@ -128,9 +166,12 @@ def _pump(pk: State, holes: dict[int, list[str]], board: list[str]) -> None:
         elif pk.can_deal_board():
             count = 3 if not pk.board_cards else 1
             got = len(pk.board_cards)
-            pk.deal_board("".join(board[got:got + count]))
-        elif (pk.actor_index is not None and pk.checking_or_calling_amount == 0
-              and not pk.can_complete_bet_or_raise_to()):
+            pk.deal_board("".join(board[got : got + count]))
+        elif (
+            pk.actor_index is not None
+            and pk.checking_or_calling_amount == 0
+            and not pk.can_complete_bet_or_raise_to()
+        ):
             # pokerkit asks a player for a check that nobody could answer (everyone else is
             # all-in); there is no decision, so we do not ask. Check it through.
             pk.check_or_call()
@@ -198,26 +239,47 @@ def run_hand(seed: int, tally: Tally) -> None:
         if short_bb and h.street == 0 and pk_call != o["call"]:
             # pokerkit lets later players call a big blind that is all-in for less than a full blind
             # for what it posted; the rulebooks (and we) make them call the full big blind.
-            _check(pk_call is not None and pk_call < o["call"] and o["to_call"] + h.bets[seat] == sc["bb"]
-                   * (2 if straddled else 1) or h.current > sc["bb"], "short big blind", info)
+            _check(
+                (
+                    pk_call is not None
+                    and pk_call < o["call"]
+                    and o["to_call"] + h.bets[seat] == sc["bb"] * (2 if straddled else 1)
+                )
+                or h.current > sc["bb"],
+                "short big blind",
+                info,
+            )
             tally.departures["short all-in big blind called for less"] += 1
             return
         _check(pk.can_fold() == ("fold" in kinds), "fold", info)
         _check(pk_call == o["call"], "call amount", {**info, "pk": pk_call, "ours": o})
         pk_raise = pk.can_complete_bet_or_raise_to()
-        if sc["variant"] == "fixed_limit" and o["can_raise"] and not pk_raise and h.acted[seat] >= 0 \
-                and h.current - h.acted[seat] < _bet_size(sc, h.street):
+        if (
+            sc["variant"] == "fixed_limit"
+            and o["can_raise"]
+            and not pk_raise
+            and h.acted[seat] >= 0
+            and h.current - h.acted[seat] < _bet_size(sc, h.street)
+        ):
             # TDA: in limit an all-in of at least half a bet reopens the betting for players who
             # already acted; pokerkit never lets a short all-in reopen it. Not comparable further.
             tally.departures["fixed-limit half-bet all-in reopens"] += 1
             return
-        if sc["variant"] == "fixed_limit" and o["can_raise"] and pk_raise \
-                and pk.min_completion_betting_or_raising_to_amount != o["min"] and h.current > h.full_level:
+        if (
+            sc["variant"] == "fixed_limit"
+            and o["can_raise"]
+            and pk_raise
+            and pk.min_completion_betting_or_raising_to_amount != o["min"]
+            and h.current > h.full_level
+        ):
             # In limit a player facing an all-in for less than half a bet may call it or complete
             # a full bet over the last full bet (Robert's Rules); pokerkit counts the raise from
             # the all-in amount. Fixed sizes differ from here on.
-            _check(o["min"] == min(h.full_level + _bet_size(sc, h.street), h.bets[seat] + s.stacks[seat]),
-                   "fixed-limit completion", info)
+            _check(
+                o["min"] == min(h.full_level + _bet_size(sc, h.street), h.bets[seat] + s.stacks[seat]),
+                "fixed-limit completion",
+                info,
+            )
             tally.departures["fixed-limit completion over a short all-in"] += 1
             return
         if street_seen != h.street:
@@ -229,8 +291,13 @@ def run_hand(seed: int, tally: Tally) -> None:
             # been made in the round. Not comparable further.
             tally.departures["short all-in before any full bet reopens"] += 1
             return
-        if sc["variant"] == "fixed_limit" and o["can_raise"] and not pk_raise \
-                and h.bet_count == 3 and h.current > h.full_level:
+        if (
+            sc["variant"] == "fixed_limit"
+            and o["can_raise"]
+            and not pk_raise
+            and h.bet_count == 3
+            and h.current > h.full_level
+        ):
             # The cap counts bets and raises; an all-in for less than half a bet is neither, but
             # pokerkit counts it toward its cap. Not comparable further.
             tally.departures["fixed-limit cap counts a short all-in"] += 1
@@ -238,10 +305,18 @@ def run_hand(seed: int, tally: Tally) -> None:
         if not o["can_raise"] and pk_raise:
             # pokerkit caps fixed limit at four raises after the blind preflop; the rulebooks' cap
             # (a bet and three raises) counts the big blind as the bet.
-            _check(sc["variant"] == "fixed_limit" and h.street == 0 and h.bet_count == 4, "raise closed", info)
+            _check(
+                sc["variant"] == "fixed_limit" and h.street == 0 and h.bet_count == 4, "raise closed", info
+            )
             tally.departures["fixed-limit preflop cap counts the blind"] += 1
-        elif straddled and h.street == 0 and (pk_raise != o["can_raise"] or (
-                pk_raise and pk.min_completion_betting_or_raising_to_amount != o["min"])):
+        elif (
+            straddled
+            and h.street == 0
+            and (
+                pk_raise != o["can_raise"]
+                or (pk_raise and pk.min_completion_betting_or_raising_to_amount != o["min"])
+            )
+        ):
             # After a straddle the rulebooks make the next raise at least a straddle more (the
             # straddle acts as the big blind); pokerkit asks only a big blind more, so a raise it
             # calls full may be short for us (and not reopen the betting). The rest of such a
@@ -258,17 +333,12 @@ def run_hand(seed: int, tally: Tally) -> None:
                 _check(pk_min == o["min"], "min raise", {**info, "pk": pk_min, "ours": o})
                 _check(pk_max == o["max"], "max raise", {**info, "pk": pk_max, "ours": o})
         action = choose(legal, rng, o, h.bets[seat] + s.stacks[seat])
-        if action["type"] == "all_in":
-            pk_target = h.bets[seat] + s.stacks[seat]
-        else:
-            pk_target = action.get("to", -1)
+        pk_target = h.bets[seat] + s.stacks[seat] if action["type"] == "all_in" else action.get("to", -1)
         s, events = HOLDEM.apply(s, seat, action)
         full_seen = full_seen or any(e.type in ("bet", "raise") and e.data["full"] for e in events)
         if action["type"] == "fold":
             pk.fold()
         elif action["type"] in ("check", "call") or (action["type"] == "all_in" and not o["can_raise"]):
-            pk.check_or_call()
-        elif action["type"] == "all_in" and o["can_raise"] and o["max"] != pk_target:
             pk.check_or_call()
         else:
             pk.complete_bet_or_raise_to(pk_target)
@@ -276,14 +346,20 @@ def run_hand(seed: int, tally: Tally) -> None:
             _pump(pk, holes, board)
     final = s.history[-1]
     _pump(pk, holes, list(s.last["board"]) if s.last else board)
-    _check(not pk.status, "pokerkit hand not over", {"seed": seed, "actor": pk.actor_index,
-                                                      "log": final["actions"]})
+    _check(
+        not pk.status,
+        "pokerkit hand not over",
+        {"seed": seed, "actor": pk.actor_index, "log": final["actions"]},
+    )
     ours_final = final["finishing_stacks"]
     pk_final = list(pk.stacks)
     if ours_final != pk_final:
         # pokerkit gives every odd chip of a split pot to one winner; the rulebooks (and we, H20)
         # give one chip each to the winners from the button's left. Same total, same winners.
-        _check(sum(ours_final) == sum(pk_final) and all(abs(a - b) <= len(order) for a, b
-               in zip(ours_final, pk_final, strict=True)), "final stacks",
-               {"seed": seed, "ours": ours_final, "pk": pk_final, "log": final["actions"]})
+        _check(
+            sum(ours_final) == sum(pk_final)
+            and all(abs(a - b) <= len(order) for a, b in zip(ours_final, pk_final, strict=True)),
+            "final stacks",
+            {"seed": seed, "ours": ours_final, "pk": pk_final, "log": final["actions"]},
+        )
         tally.departures["odd chips of split pots"] += 1

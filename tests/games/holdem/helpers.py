@@ -39,7 +39,7 @@ def all_cards(state: State) -> Counter[str]:
     shared = 0
     while shared < len(h.board2) and h.board2[shared] == h.board[shared]:
         shared += 1
-    zones = [*h.deck[h.pos:], *h.board, *h.board2[shared:], *h.burns]
+    zones = [*h.deck[h.pos :], *h.board, *h.board2[shared:], *h.burns]
     for x in h.players:
         zones.extend(h.holes[x])
     return Counter(zones)
@@ -81,8 +81,15 @@ def sheet(**options: Any) -> RuleSheet:
     return HOLDEM.sheet(options)
 
 
-def table(options: dict[str, Any] | None = None, players: int = 3, *, deck: Sequence[str] | None = None,
-          decks: Sequence[Sequence[str]] | None = None, button: int = 0, seed: str = "test") -> State:
+def table(
+    options: dict[str, Any] | None = None,
+    players: int = 3,
+    *,
+    deck: Sequence[str] | None = None,
+    decks: Sequence[Sequence[str]] | None = None,
+    button: int = 0,
+    seed: str = "test",
+) -> State:
     return HOLDEM.new(sheet(**(options or {})), players, seed=seed, deck=deck, decks=decks, button=button)
 
 

@@ -49,17 +49,33 @@ def test_amounts_must_be_whole_non_negative_numbers_within_the_limits() -> None:
 
 
 def test_raising_when_raising_is_closed() -> None:
-    s = HOLDEM.new(HOLDEM.sheet({"buy_in_min": 1, "max_hands": 1}), 4, seed="x", button=0,
-                   stacks=[200, 200, 200, 15], deck=deck_for(["AhAd", "KhKd", "QhQd", "JhJd"]))
+    s = HOLDEM.new(
+        HOLDEM.sheet({"buy_in_min": 1, "max_hands": 1}),
+        4,
+        seed="x",
+        button=0,
+        stacks=[200, 200, 200, 15],
+        deck=deck_for(["AhAd", "KhKd", "QhQd", "JhJd"]),
+    )
     for seat in (3, 0, 1):
         s = act(s, (seat, {"type": "call"}))
-    s = act(s, (2, {"type": "check"}), (1, {"type": "bet", "to": 10}), (2, {"type": "call"}), (3, {"type": "all_in"}),
-            (0, {"type": "call"}))
+    s = act(
+        s,
+        (2, {"type": "check"}),
+        (1, {"type": "bet", "to": 10}),
+        (2, {"type": "call"}),
+        (3, {"type": "all_in"}),
+        (0, {"type": "call"}),
+    )
     err = refused(s, 1, {"type": "raise", "to": 30}, "raise_closed")
     assert "reopen" in err.message
     capped = table({"variant": "fixed_limit"}, 4)
-    capped = act(capped, (3, {"type": "raise", "to": 4}), (0, {"type": "raise", "to": 6}),
-                 (1, {"type": "raise", "to": 8}))
+    capped = act(
+        capped,
+        (3, {"type": "raise", "to": 4}),
+        (0, {"type": "raise", "to": 6}),
+        (1, {"type": "raise", "to": 8}),
+    )
     assert "capped" in refused(capped, 2, {"type": "raise", "to": 10}, "raise_closed").message
 
 
@@ -87,8 +103,14 @@ def test_out_of_turn_unknown_moves_and_bad_seats() -> None:
 def test_error_messages_name_no_hidden_card() -> None:
     s = table({}, 3)
     secret = {c for x in hand(s).players for c in hand(s).holes[x]} | set(hand(s).deck)
-    moves = [{"type": "raise", "to": 1}, {"type": "check"}, {"type": "show"}, {"type": "muck"},
-             {"type": "bet", "to": 5}, {"type": "join", "seat": 1}]
+    moves = [
+        {"type": "raise", "to": 1},
+        {"type": "check"},
+        {"type": "show"},
+        {"type": "muck"},
+        {"type": "bet", "to": 5},
+        {"type": "join", "seat": 1},
+    ]
     for seat in range(4):
         for move in moves:
             try:

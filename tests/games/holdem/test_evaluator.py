@@ -25,7 +25,9 @@ def test_strength_orders_hands_like_pokerkit() -> None:
 
 
 def test_best_five_and_names_for_every_category() -> None:
-    assert sorted(best_five(["Ah", "Kh", "Qh", "Jh", "Th", "2c", "3d"])) == sorted(["Ah", "Kh", "Qh", "Jh", "Th"])
+    assert sorted(best_five(["Ah", "Kh", "Qh", "Jh", "Th", "2c", "3d"])) == sorted(
+        ["Ah", "Kh", "Qh", "Jh", "Th"]
+    )
     assert hand_name(["5h", "4h", "3h", "2h", "Ah", "Kc", "Kd"]) == "straight flush, five high"
     assert hand_name(["Ah", "Ad", "Ac", "Ts", "Th", "Tc", "3d"]) == "full house, aces full of tens"
     assert category(1) == "straight flush" and category(7462) == "high card"
@@ -36,4 +38,6 @@ def test_the_hand_shuffle_is_the_seeded_random_shuffle() -> None:
     from app.games.holdem.shuffle import shuffle
 
     for n in range(200):
-        assert shuffle(f"seed-{n}", f"hand-{n}", deck()) == SeededRandom(f"seed-{n}", f"hand-{n}").shuffle(deck())
+        assert shuffle(f"seed-{n}", f"hand-{n}", deck()) == SeededRandom(f"seed-{n}", f"hand-{n}").shuffle(
+            deck()
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from app.games.holdem import HOLDEM, engine
 from tests.games.holdem.helpers import act, cash_out, deck_for, hand, kinds, passive, sheet, table
 
@@ -37,8 +39,13 @@ def test_short_all_in_does_not_reopen_betting_for_players_who_acted() -> None:
 def test_short_all_ins_that_add_up_to_a_full_raise_reopen_and_min_raise_is_last_full_raise() -> None:
     s = new([200, 200, 200, 17, 23])
     s = limp_to_flop(s, [3, 4, 0, 1, 2])
-    s = act(s, (1, {"type": "bet", "to": 10}), (2, {"type": "call"}), (3, {"type": "all_in"}),
-            (4, {"type": "all_in"}))
+    s = act(
+        s,
+        (1, {"type": "bet", "to": 10}),
+        (2, {"type": "call"}),
+        (3, {"type": "all_in"}),
+        (4, {"type": "all_in"}),
+    )
     assert [hand(s).bets[x] for x in (1, 2, 3, 4)] == [10, 10, 15, 21]
     s = act(s, (0, {"type": "call"}))
     # Seat 1 acted at 10 and now faces 21: 11 more, at least the full bet of 10.
@@ -59,17 +66,23 @@ def test_big_blind_all_in_for_less_later_players_call_the_full_blind() -> None:
 
 
 def test_big_blind_ante_is_posted_before_the_blind() -> None:
-    state, events = engine.new_table(sheet(ante_type="big_blind", ante=2, buy_in_min=1), 3, "bba", [], 0,
-                                     [200, 200, 3])
-    posted = [(e.data["kind"], e.data["amount"]) for e in events if e.type == "posted" and e.data["seat"] == 2]
+    state, events = engine.new_table(
+        sheet(ante_type="big_blind", ante=2, buy_in_min=1), 3, "bba", [], 0, [200, 200, 3]
+    )
+    posted = [
+        (e.data["kind"], e.data["amount"]) for e in events if e.type == "posted" and e.data["seat"] == 2
+    ]
     assert posted == [("ante", 2), ("big_blind", 1)]  # the ante first; the blind is short
     assert kinds(state, 0)["call"]["amount"] == 2  # and the others call the full blind
 
 
 def test_odd_chips_one_each_from_the_button_left() -> None:
     # Antes 1 each, seat 1 folds its small blind: a pot of 11 for three winners (3 each, 2 odd).
-    s = new([200, 200, 200, 200], {"ante_type": "every_player", "ante": 1},
-            deck=deck_for(["2c3d", "4h5c", "6d7c", "8h9c"], ROYAL))
+    s = new(
+        [200, 200, 200, 200],
+        {"ante_type": "every_player", "ante": 1},
+        deck=deck_for(["2c3d", "4h5c", "6d7c", "8h9c"], ROYAL),
+    )
     s = act(s, (3, {"type": "call"}), (0, {"type": "call"}), (1, {"type": "fold"}), (2, {"type": "check"}))
     s = passive(s)
     assert cash_out(s) == {0: 200, 1: 198, 2: 201, 3: 201}
@@ -89,8 +102,14 @@ TOURNAMENT = {"format": "tournament", "starting_chips": 100, "levels": [{"small_
 
 
 def test_dead_button_when_the_small_blind_busts() -> None:
-    s = HOLDEM.new(sheet(**TOURNAMENT), 4, seed="db", button=0, stacks=[100, 10, 100, 100],
-                   deck=deck_for(["7c2d", "8h3d", "AhAd", "9c4h"], ["Kc", "Qd", "5s", "6h", "Jc"]))
+    s = HOLDEM.new(
+        sheet(**TOURNAMENT),
+        4,
+        seed="db",
+        button=0,
+        stacks=[100, 10, 100, 100],
+        deck=deck_for(["7c2d", "8h3d", "AhAd", "9c4h"], ["Kc", "Qd", "5s", "6h", "Jc"]),
+    )
     s = act(s, (3, {"type": "all_in"}), (0, {"type": "fold"}), (1, {"type": "call"}), (2, {"type": "fold"}))
     assert s.places == [[1]]
     h = hand(s)
@@ -101,8 +120,14 @@ def test_dead_button_when_the_small_blind_busts() -> None:
 
 
 def test_dead_small_blind_when_the_big_blind_busts() -> None:
-    s = HOLDEM.new(sheet(**TOURNAMENT), 4, seed="db", button=0, stacks=[100, 100, 10, 100],
-                   deck=deck_for(["7c2d", "8h3d", "AhAd", "9c4h"], ["Kc", "Qd", "5s", "6h", "Jc"]))
+    s = HOLDEM.new(
+        sheet(**TOURNAMENT),
+        4,
+        seed="db",
+        button=0,
+        stacks=[100, 100, 10, 100],
+        deck=deck_for(["7c2d", "8h3d", "AhAd", "9c4h"], ["Kc", "Qd", "5s", "6h", "Jc"]),
+    )
     s = act(s, (3, {"type": "all_in"}), (0, {"type": "fold"}), (1, {"type": "fold"}), (2, {"type": "call"}))
     assert s.places == [[2]]
     h = hand(s)
@@ -112,8 +137,14 @@ def test_dead_small_blind_when_the_big_blind_busts() -> None:
 
 def test_heads_up_transition_nobody_posts_the_big_blind_twice_in_a_row() -> None:
     # The button busts: the last big blind (seat 2) becomes the button and small blind.
-    s = HOLDEM.new(sheet(**TOURNAMENT), 3, seed="hu", button=0, stacks=[10, 100, 100],
-                   deck=deck_for(["AhAd", "KhKd", "7c2d"], ["Kc", "Qd", "5s", "6h", "Jc"]))
+    s = HOLDEM.new(
+        sheet(**TOURNAMENT),
+        3,
+        seed="hu",
+        button=0,
+        stacks=[10, 100, 100],
+        deck=deck_for(["AhAd", "KhKd", "7c2d"], ["Kc", "Qd", "5s", "6h", "Jc"]),
+    )
     s = act(s, (0, {"type": "all_in"}), (1, {"type": "call"}), (2, {"type": "fold"}))
     h = hand(s)
     assert s.places == [[0]] and (h.button, h.sb, h.bb) == (2, 2, 1)
@@ -122,10 +153,16 @@ def test_heads_up_transition_nobody_posts_the_big_blind_twice_in_a_row() -> None
     for _ in range(6):
         s = act(s, (hand(s).actor, {"type": "fold"}))
         bbs.append(hand(s).bb)
-    assert all(a != b for a, b in zip(bbs, bbs[1:], strict=False))
+    assert all(a != b for a, b in pairwise(bbs))
     # The big blind busts: the old button (seat 0) takes the big blind, seat 1 the button.
-    s = HOLDEM.new(sheet(**TOURNAMENT), 3, seed="hu", button=0, stacks=[100, 100, 10],
-                   deck=deck_for(["7c2d", "8h3d", "AhAd"], ["Kc", "Qd", "5s", "6h", "Jc"]))
+    s = HOLDEM.new(
+        sheet(**TOURNAMENT),
+        3,
+        seed="hu",
+        button=0,
+        stacks=[100, 100, 10],
+        deck=deck_for(["7c2d", "8h3d", "AhAd"], ["Kc", "Qd", "5s", "6h", "Jc"]),
+    )
     s = act(s, (0, {"type": "all_in"}), (1, {"type": "fold"}), (2, {"type": "call"}))
     h = hand(s)
     assert s.places == [[2]] and (h.button, h.sb, h.bb) == (1, 1, 0)
@@ -133,19 +170,31 @@ def test_heads_up_transition_nobody_posts_the_big_blind_twice_in_a_row() -> None
 
 def test_fixed_limit_raise_cap_a_bet_and_three_raises_or_four() -> None:
     s = table({"variant": "fixed_limit", "raise_cap": 4}, 4)
-    s = act(s, (3, {"type": "raise", "to": 4}), (0, {"type": "raise", "to": 6}), (1, {"type": "raise", "to": 8}))
+    s = act(
+        s, (3, {"type": "raise", "to": 4}), (0, {"type": "raise", "to": 6}), (1, {"type": "raise", "to": 8})
+    )
     assert set(kinds(s, 2)) == {"fold", "call"}  # the blind and three raises: capped
     s = act(s, (2, {"type": "call"}), (3, {"type": "call"}), (0, {"type": "call"}))
     assert hand(s).street == 1
-    s = act(s, (1, {"type": "bet", "to": 2}), (2, {"type": "raise", "to": 4}), (3, {"type": "raise", "to": 6}),
-            (0, {"type": "raise", "to": 8}))
+    s = act(
+        s,
+        (1, {"type": "bet", "to": 2}),
+        (2, {"type": "raise", "to": 4}),
+        (3, {"type": "raise", "to": 6}),
+        (0, {"type": "raise", "to": 8}),
+    )
     assert set(kinds(s, 1)) == {"fold", "call"}
     s = table({"variant": "fixed_limit", "raise_cap": 5}, 4)
-    s = act(s, (3, {"type": "raise", "to": 4}), (0, {"type": "raise", "to": 6}), (1, {"type": "raise", "to": 8}))
+    s = act(
+        s, (3, {"type": "raise", "to": 4}), (0, {"type": "raise", "to": 6}), (1, {"type": "raise", "to": 8})
+    )
     assert kinds(s, 2)["raise"] == {"type": "raise", "min": 10, "max": 10}
     s = act(s, (2, {"type": "raise", "to": 10}))
     assert set(kinds(s, 3)) == {"fold", "call"}
-    s = table({"variant": "fixed_limit", "raise_cap": 0}, 2, )
+    s = table(
+        {"variant": "fixed_limit", "raise_cap": 0},
+        2,
+    )
     for to in (4, 6, 8, 10, 12):
         s = act(s, (hand(s).actor, {"type": "raise", "to": to}))
     assert kinds(s, hand(s).actor)["raise"]["min"] == 14

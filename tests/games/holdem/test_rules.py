@@ -204,7 +204,11 @@ def test_h15_round_ends_when_bets_are_equal_and_a_lone_player_wins_unshown() -> 
     assert hand(s).street == 1
     s = act(s, (1, {"type": "bet", "to": 10}), (2, {"type": "fold"}))
     after, events = HOLDEM.apply(s, 0, {"type": "fold"})
-    assert after.last is not None and after.last["shown"] == {} and after.last["awards"][0]["shares"] == {"1": 18}
+    assert (
+        after.last is not None
+        and after.last["shown"] == {}
+        and after.last["awards"][0]["shares"] == {"1": 18}
+    )
     assert not [e for e in events if e.type == "show"]
 
 
@@ -249,7 +253,9 @@ def test_h18_ranking_and_names() -> None:
     for cards, name in names:
         assert hand_name(cards) == name
     # Only five cards count: a sixth card never breaks a tie.
-    assert strength(["Ah", "Ad", "Kc", "Qs", "Jh", "4c", "3d"]) == strength(["As", "Ac", "Kd", "Qh", "Jd", "9c", "8d"])
+    assert strength(["Ah", "Ad", "Kc", "Qs", "Jh", "4c", "3d"]) == strength(
+        ["As", "Ac", "Kd", "Qh", "Jd", "9c", "8d"]
+    )
 
 
 def test_h19_showdown_order_last_aggressor_or_left_of_button_losers_muck() -> None:
@@ -310,9 +316,13 @@ def test_h21_table_stakes_all_in_for_less_and_side_pots() -> None:
 
 
 def test_h22_tournament_blinds_rise_places_by_elimination_cash_leave_any_time() -> None:
-    opts = {"format": "tournament", "starting_chips": 100, "levels": [
-        {"small_blind": 1, "big_blind": 2}, {"small_blind": 5, "big_blind": 10}], "level_by": "hands",
-        "level_length": 1}
+    opts = {
+        "format": "tournament",
+        "starting_chips": 100,
+        "levels": [{"small_blind": 1, "big_blind": 2}, {"small_blind": 5, "big_blind": 10}],
+        "level_by": "hands",
+        "level_length": 1,
+    }
     deck_ = deck_for(["AhAd", "KhKd", "2c3d"], ["2s", "7d", "9s", "Jc", "4h"])
     s = table(opts, 3, deck=deck_)
     s = act(s, (0, {"type": "all_in"}), (1, {"type": "all_in"}), (2, {"type": "fold"}))

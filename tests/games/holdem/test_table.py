@@ -62,8 +62,14 @@ def test_sit_out_and_back_in_waits_for_the_big_blind() -> None:
 
 
 def test_rebuy_after_busting_and_top_up_limits() -> None:
-    s = HOLDEM.new(sheet(buy_in_min=40, buy_in_max=200), 2, seed="rb", button=0, stacks=[200, 50],
-                   deck=deck_for(["7c2d", "AhAd"], ["Kc", "Qd", "5s", "6h", "Jc"]))
+    s = HOLDEM.new(
+        sheet(buy_in_min=40, buy_in_max=200),
+        2,
+        seed="rb",
+        button=0,
+        stacks=[200, 50],
+        deck=deck_for(["7c2d", "AhAd"], ["Kc", "Qd", "5s", "6h", "Jc"]),
+    )
     s = act(s, (0, {"type": "all_in"}))
     # Seat 1 may top up during the hand (the chips wait for the next hand), within the range.
     with pytest.raises(IllegalAction) as err:
@@ -89,10 +95,16 @@ def test_close_table_finishes_the_hand_and_gives_a_ledger() -> None:
     s = act(s, (1, {"type": "fold"}), (2, {"type": "fold"}))
     assert s.over and HOLDEM.to_act(s) == []
     assert sorted(s.ledger, key=lambda e: e["seat"]) == [
-        {"seat": 0, "buy_in": 200, "cash_out": 203}, {"seat": 1, "buy_in": 200, "cash_out": 199},
-        {"seat": 2, "buy_in": 200, "cash_out": 198}]
+        {"seat": 0, "buy_in": 200, "cash_out": 203},
+        {"seat": 1, "buy_in": 200, "cash_out": 199},
+        {"seat": 2, "buy_in": 200, "cash_out": 198},
+    ]
     outcome = HOLDEM.outcome(s)
-    assert outcome is not None and outcome.placings == ((0,), (1,), (2,)) and outcome.scores == {0: 3, 1: -1, 2: -2}
+    assert (
+        outcome is not None
+        and outcome.placings == ((0,), (1,), (2,))
+        and outcome.scores == {0: 3, 1: -1, 2: -2}
+    )
     with pytest.raises(IllegalAction) as err:
         HOLDEM.apply(s, 0, {"type": "join", "seat": 5})
     assert err.value.code == "table_closed"
@@ -106,7 +118,11 @@ def test_max_hands_closes_a_cash_table() -> None:
     assert s.over
 
 
-LEVELS = [{"small_blind": 1, "big_blind": 2}, {"small_blind": 2, "big_blind": 4}, {"small_blind": 5, "big_blind": 10}]
+LEVELS = [
+    {"small_blind": 1, "big_blind": 2},
+    {"small_blind": 2, "big_blind": 4},
+    {"small_blind": 5, "big_blind": 10},
+]
 
 
 def test_blind_levels_by_minutes_follow_the_room_clock_from_the_next_hand() -> None:
@@ -120,8 +136,11 @@ def test_blind_levels_by_minutes_follow_the_room_clock_from_the_next_hand() -> N
     s = act(s, (1, {"type": "clock", "now": 1000 + 60 * 60}))
     s = fold_out(s, 2)
     assert s.level == 2  # the last level stays
-    for move, code in [({"type": "clock", "now": 999}, "bad_clock"), ({"type": "clock", "now": "soon"}, "bad_clock"),
-                       ({"type": "clock"}, "bad_clock")]:
+    for move, code in [
+        ({"type": "clock", "now": 999}, "bad_clock"),
+        ({"type": "clock", "now": "soon"}, "bad_clock"),
+        ({"type": "clock"}, "bad_clock"),
+    ]:
         with pytest.raises(IllegalAction) as err:
             HOLDEM.apply(s, 0, move)
         assert err.value.code == code

@@ -170,7 +170,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
     ready = [
         seat
         for seat in range(n)
-        if s.occupied[seat] and s.stacks[seat] > 0 and s.status[seat] in ("playing", "waiting")
+        if s.occupied[seat] and s.stacks[seat] > 0 and s.status[seat] in ("playing", "waiting", "away")
     ]
     if len(ready) < 2:
         return  # the table waits for players, rebuys or the host
@@ -178,7 +178,8 @@ def begin_hand(s: State, events: list[Event]) -> None:
     if s.last_bb < 0:
         # The first hand: everyone seated is dealt in; the button came from the draw (H4).
         for seat in ready:
-            s.status[seat] = "playing"
+            if s.status[seat] == "waiting":
+                s.status[seat] = "playing"
         dealt = ready
         button = (
             s.last_button
@@ -196,7 +197,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
         # Dead button: the big blind moves on to the next player waiting or playing, so nobody
         # misses or repeats it; a new player who waits for the big blind (H9) is dealt in here.
         bb = next(x for x in _after(s.last_bb, n) if x in ready)
-        dealt = [x for x in ready if s.status[x] == "playing" or x == bb]
+        dealt = [x for x in ready if s.status[x] in ("playing", "away") or x == bb]
         if len(dealt) < 2:
             return
         if len(dealt) == 2:
@@ -217,8 +218,9 @@ def begin_hand(s: State, events: list[Event]) -> None:
                     dealt.append(seat)
                     posters.append(seat)
         for seat in dealt:
-            s.status[seat] = "playing"
-            s.posting[seat] = False
+            if s.status[seat] == "waiting":
+                s.status[seat] = "playing"
+                s.posting[seat] = False
     order = [x for x in _after(button, n) if x in dealt]
     number = s.hands + 1
     # Fixed decks first; then SeededRandom(seed, f"hand-{n}").shuffle, as shuffle.py computes it.
@@ -963,6 +965,18 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         if s.hand is None or s.hand.phase in ("over", "show"):
             _finish_table(s, events)
         return
+    if not cash and kind in ("sit_out", "sit_in"):
+        # A tournament player who sits out stays dealt in and is blinded away: the room server
+        # answers the seat's turns at once with timeout_action (check, else fold).
+        _check_keys(action, ("post",) if kind == "sit_in" else ())
+        if not (0 <= seat < len(s.stacks)) or not s.occupied[seat]:
+            raise IllegalAction("not_seated", "You have no seat at this table.")
+        if (s.status[seat] == "away") == (kind == "sit_out"):
+            raise IllegalAction("already_out" if kind == "sit_out" else "not_out",
+                                "You are already sitting out." if kind == "sit_out" else "You are not sitting out.")
+        s.status[seat] = "away" if kind == "sit_out" else "playing"
+        events.append(Event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
+        return
     if not cash:
         raise IllegalAction("not_cash", "Tournament seats change only by elimination.")
     if kind == "join":
@@ -996,6 +1010,11 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 events.append(Event("leaving", {"seat": seat}))
             else:
                 _cash_out(s, seat, events)
+                h = s.hand
+                if h is not None and h.phase == "show" and seat in h.order:
+                    h.order = [x for x in h.order if x != seat]  # no more choice to show
+                    if not h.order:
+                        begin_hand(s, events)
         elif kind == "sit_out":
             _check_keys(action, ())
             if s.status[seat] == "out":

@@ -156,3 +156,31 @@ def test_blind_levels_by_hands() -> None:
         seen.append(hand(s).bets[hand(s).bb])
         s = act(s, (hand(s).actor, {"type": "fold"}))
     assert seen == [2, 2, 4, 4, 10]
+
+
+def test_a_tournament_player_sits_out_and_is_blinded_away() -> None:
+    s = table({"format": "tournament", "levels": LEVELS}, 3)
+    s = act(s, (1, {"type": "sit_out"}))
+    assert s.status[1] == "away" and HOLDEM.view(s, None)["players"][1]["status"] == "away"
+    s = act(s, (0, {"type": "fold"}))
+    assert HOLDEM.to_act(s) == [1] and HOLDEM.timeout_action(s, 1) == {"type": "fold"}
+    s = act(s, (1, HOLDEM.timeout_action(s, 1)))
+    assert hand(s).number == 2 and 1 in hand(s).players  # still dealt in, posting blinds
+    with pytest.raises(IllegalAction) as err:
+        HOLDEM.apply(s, 1, {"type": "sit_out"})
+    assert err.value.code == "already_out"
+    s = act(s, (1, {"type": "sit_in"}))
+    assert s.status[1] == "playing"
+    with pytest.raises(IllegalAction) as err:
+        HOLDEM.apply(s, 1, {"type": "leave"})
+    assert err.value.code == "not_cash"
+
+
+def test_leaving_while_others_may_still_show_after_the_hand() -> None:
+    s = table({"show_after_hand": True, "seats": 4}, 3)
+    s = act(s, (0, {"type": "fold"}), (1, {"type": "fold"}))
+    assert hand(s).phase == "show"
+    s = act(s, (0, {"type": "leave"}), (1, {"type": "muck"}))
+    assert HOLDEM.to_act(s) == [2]
+    s = act(s, (2, {"type": "muck"}))
+    assert hand(s).number == 2 and sorted(hand(s).players) == [1, 2]

@@ -786,6 +786,7 @@ def _award(s: State, h: Hand, events: list[Event]) -> None:
                 "run": run + 1,
                 "shares": {str(k): v for k, v in shares.items()},
                 "hand": hand_name([*h.holes[winners[0]], *board]),
+                "contenders": contenders,
             }
             h.awards = [*h.awards, line]
             events.append(Event("pot_won", line))
@@ -972,8 +973,11 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         if not (0 <= seat < len(s.stacks)) or not s.occupied[seat]:
             raise IllegalAction("not_seated", "You have no seat at this table.")
         if (s.status[seat] == "away") == (kind == "sit_out"):
-            raise IllegalAction("already_out" if kind == "sit_out" else "not_out",
-                                "You are already sitting out." if kind == "sit_out" else "You are not sitting out.")
+            already = kind == "sit_out"
+            raise IllegalAction(
+                "already_out" if already else "not_out",
+                "You are already sitting out." if already else "You are not sitting out.",
+            )
         s.status[seat] = "away" if kind == "sit_out" else "playing"
         events.append(Event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
         return

@@ -375,8 +375,24 @@ def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     _close_round(s, h, events)
 
 
+_MEMO: list[Any] = [None, -1, None]
+
+
 def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
-    """What ``seat`` may do now: call amount, whether it may raise, and the raise-to bounds."""
+    """What ``seat`` may do now: call amount, whether it may raise, and the raise-to bounds.
+
+    Remembered for the last hand object asked: states never change, so ``legal_actions`` and
+    the ``apply`` that follows share one computation. The answer must not be changed.
+    """
+    memo = _MEMO
+    if memo[0] is h and memo[1] == seat:
+        return memo[2]  # type: ignore[no-any-return]
+    opts = _betting_options(s, h, seat)
+    memo[0], memo[1], memo[2] = h, seat, opts
+    return opts
+
+
+def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     sheet = s.sheet
     stack = s.stacks[seat]
     mine = h.bets[seat]
@@ -388,7 +404,11 @@ def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
         return opts  # calling takes every chip: no raise possible
     # A raise nobody could answer is no raise: the others are all-in or cannot cover more than
     # the bet (an all-in over them is a call; the rest would come back as uncalled).
-    answer = max((h.bets[x] + s.stacks[x] for x in h.players if x != seat and not h.folded[x]), default=0)
+    answer = 0
+    bets, stacks, folded = h.bets, s.stacks, h.folded
+    for x in h.players:
+        if x != seat and not folded[x] and bets[x] + stacks[x] > answer:
+            answer = bets[x] + stacks[x]
     if answer <= h.current:
         return opts
     if sheet.variant == "fixed_limit":
@@ -449,7 +469,10 @@ def _check_keys(action: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
         raise IllegalAction("bad_action", f"Unexpected field {str(extra[0])[:20]!r} in this action.")
 
 
-def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+def apply_bet(
+    s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event], o: dict[str, Any]
+) -> None:
+    """Apply a betting move; ``o`` is ``betting_options`` of the state before the move."""
     kind = action["type"]
     stack = s.stacks[seat]
     top = h.bets[seat] + stack
@@ -495,7 +518,6 @@ def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: l
         events.append(Event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
         _advance(s, h, seat, events)
         return
-    o = betting_options(s, h, seat)
     if kind == "all_in":
         _check_keys(action, ("to",))
         if "to" in action and _amount(action, "to") != top:

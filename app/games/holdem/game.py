@@ -181,7 +181,7 @@ class Holdem(Game[State, HoldemSheet]):
         h = s.hand
         assert h is not None
         if kind in BETTING_ACTIONS:
-            apply_bet(s, h, seat, action, events)
+            apply_bet(s, h, seat, action, events, engine.betting_options(state, h0, seat))
         elif kind in ("straddle", "no_straddle"):
             engine._check_keys(action, ("amount",))
             amount = 2 * current_level(s).big_blind

@@ -360,14 +360,14 @@ def run_hand(seed: int, tally: Tally) -> None:
         # the button's left. Our awards redone by pokerkit's rule must give exactly its stacks.
         assert s.last is not None
         _check(
-            _by_pokerkit_odd_chips(ours_final, s.last["awards"], order) == pk_final,
+            pokerkit_split(ours_final, s.last["awards"], order) == pk_final,
             "final stacks",
             {"seed": seed, "ours": ours_final, "pk": pk_final, "log": final["actions"]},
         )
         tally.departures["odd chips of split pots"] += 1
 
 
-def _by_pokerkit_odd_chips(final: list[int], awards: list[dict[str, Any]], order: list[int]) -> list[int]:
+def pokerkit_split(final: list[int], awards: list[dict[str, Any]], order: list[int]) -> list[int]:
     """Our awards redone as pokerkit splits: it kills the losing hands first, so side pots with
     the same winners merge, and each pot's odd chips all go to its first winner left of the button."""
     stacks = dict(zip(order, final, strict=True))

@@ -11,7 +11,7 @@ from pokerkit import HandHistory
 from app.games.base import IllegalAction
 from app.games.holdem import HOLDEM
 from app.games.holdem.phh import export
-from tests.games.holdem.differential import _by_pokerkit_odd_chips
+from tests.games.holdem.differential import pokerkit_split
 from tests.games.holdem.helpers import act, deck_for, table
 
 
@@ -53,7 +53,7 @@ def test_pokerkit_replays_our_exports(variant: str) -> None:
         if ours != theirs:
             # Only pokerkit's odd-chip rule may differ (see differential.py).
             awards = s.last["awards"]  # type: ignore[attr-defined]
-            assert _by_pokerkit_odd_chips(ours, awards, rec["players"]) == theirs
+            assert pokerkit_split(ours, awards, rec["players"]) == theirs
         else:
             replayed += 1
     assert replayed >= 35

@@ -199,7 +199,9 @@ def begin_hand(s: State, events: list[Event]) -> None:
         bb = next(x for x in _after(s.last_bb, n) if x in ready)
         dealt = [x for x in ready if s.status[x] in ("playing", "away") or x == bb]
         if len(dealt) < 2:
-            return
+            # A table that cannot deal without its waiting players deals them all in: there is
+            # no big blind to wait for at a table that does not play.
+            dealt = list(ready)
         if len(dealt) == 2:
             button = sb = next(x for x in dealt if x != bb)  # H8; the last big blind never repeats
             sb_live = True

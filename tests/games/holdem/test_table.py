@@ -184,3 +184,14 @@ def test_leaving_while_others_may_still_show_after_the_hand() -> None:
     assert HOLDEM.to_act(s) == [2]
     s = act(s, (2, {"type": "muck"}))
     assert hand(s).number == 2 and sorted(hand(s).players) == [1, 2]
+
+
+def test_a_lone_player_and_a_newcomer_play_at_once_wherever_he_sits() -> None:
+    for newcomer in (1, 3, 5):
+        s = table({"seats": 6}, 2)  # heads-up: seat 0 button, seat 1 big blind
+        s = act(s, (1, {"type": "leave"}), (0, {"type": "fold"}))
+        assert s.hand is None
+        s = act(s, (newcomer, {"type": "join", "seat": newcomer}))
+        # Seat 1 sits right after the last big blind's seat... which was its own: the big blind
+        # would pass to seat 0; still both are dealt in.
+        assert sorted(hand(s).players) == sorted([0, newcomer])

@@ -192,6 +192,6 @@ def test_a_lone_player_and_a_newcomer_play_at_once_wherever_he_sits() -> None:
         s = act(s, (1, {"type": "leave"}), (0, {"type": "fold"}))
         assert s.hand is None
         s = act(s, (newcomer, {"type": "join", "seat": newcomer}))
-        # Seat 1 sits right after the last big blind's seat... which was its own: the big blind
-        # would pass to seat 0; still both are dealt in.
+        # A newcomer in seat 1 (the last big blind's seat) is passed by the big blind, which goes
+        # to seat 0; at a table that cannot deal without him he is dealt in all the same.
         assert sorted(hand(s).players) == sorted([0, newcomer])

@@ -103,7 +103,7 @@ def new_table(
 
 def _full_deck(cards: list[str]) -> list[str]:
     if not isinstance(cards, list) or not all(is_card(c) and c[0] != "X" for c in cards):
-        raise IllegalAction("bad_deck", "A deck is a list of card codes such as 'Ah' or 'Td'.")
+        raise IllegalAction("bad_deck", "A deck is a list of two-character card codes, rank then suit.")
     if len(set(cards)) != len(cards):
         raise IllegalAction("bad_deck", "A deck may hold each card only once.")
     given = set(cards)

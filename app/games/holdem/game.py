@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from app.games.base import Event, Game, IllegalAction, Outcome, require_type
 from app.games.cards import new_seed
-from app.games.holdem import engine
+from app.games.holdem import engine, phh
 from app.games.holdem.engine import (
     BETTING_ACTIONS,
     HAND_ACTIONS,
@@ -250,6 +250,14 @@ class Holdem(Game[State, HoldemSheet]):
         placings = tuple(tuple(sorted(g)) for g in reversed(state.places))
         scores = {x: state.stacks[x] for x in range(state.seats) if state.occupied[x]}
         return Outcome(placings=placings, scores=scores, reason="closed" if state.closing else "finished")
+
+    def hand_history(self, state: State, hand: int, seat: int | None, *, everything: bool = False) -> str:
+        """A finished hand in PHH as ``seat`` may see it (see ``phh.export``)."""
+        return phh.export(state, hand, seat, everything=everything)
+
+    def hands(self, state: State) -> list[int]:
+        """The numbers of the finished hands that ``hand_history`` can export."""
+        return [rec["hand"] for rec in state.history]
 
     def dump(self, state: State) -> dict[str, Any]:
         return dump_state(state)

@@ -69,6 +69,7 @@ def test_a_seat_export_shows_only_what_the_seat_saw() -> None:
     mine = export(s, 1, 0)
     assert "4s5s" in mine and "QhQd" in mine and "KhKd" in mine and "????" not in mine.split("actions")[0]
     spectator = export(s, 1, None)
+    assert HOLDEM.hands(s) == [1] and HOLDEM.hand_history(s, 1, None) == spectator
     assert "4s5s" not in spectator and spectator.count("????") == 1
     assert "variant = 'NT'" in spectator and "players = ['seat 2', 'seat 3', 'seat 1']" in spectator
     with pytest.raises(IllegalAction) as err:

@@ -219,7 +219,7 @@ def run_hand(seed: int, tally: Tally) -> None:
     board = [sc["deck"][2 * n + k] for k in (1, 2, 3, 5, 7)]
     _pump(pk, holes, board)
     tally.hands += 1
-    street_seen, full_seen = 0, False
+    street_seen, full_seen, short_seen = 0, False, False
     for _ in range(200):
         h = s.hand
         if h is None or h.phase != "bet":
@@ -283,7 +283,7 @@ def run_hand(seed: int, tally: Tally) -> None:
             tally.departures["fixed-limit completion over a short all-in"] += 1
             return
         if street_seen != h.street:
-            street_seen, full_seen = h.street, False
+            street_seen, full_seen, short_seen = h.street, False, False
         if not o["can_raise"] and pk_raise and not full_seen and h.acted[seat] >= 0 and not straddled:
             # An all-in for less than a full bet or raise (over the big blind preflop, or an
             # opening bet below the big blind after a check) does not reopen the betting for a
@@ -295,8 +295,8 @@ def run_hand(seed: int, tally: Tally) -> None:
             sc["variant"] == "fixed_limit"
             and o["can_raise"]
             and not pk_raise
-            and h.bet_count == 3
-            and h.current > h.full_level
+            and short_seen
+            and h.bet_count >= 2
         ):
             # The cap counts bets and raises; an all-in for less than half a bet is neither, but
             # pokerkit counts it toward its cap. Not comparable further.
@@ -336,6 +336,7 @@ def run_hand(seed: int, tally: Tally) -> None:
         pk_target = h.bets[seat] + s.stacks[seat] if action["type"] == "all_in" else action.get("to", -1)
         s, events = HOLDEM.apply(s, seat, action)
         full_seen = full_seen or any(e.type in ("bet", "raise") and e.data["full"] for e in events)
+        short_seen = short_seen or any(e.type in ("bet", "raise") and not e.data["full"] for e in events)
         if action["type"] == "fold":
             pk.fold()
         elif action["type"] in ("check", "call") or (action["type"] == "all_in" and not o["can_raise"]):

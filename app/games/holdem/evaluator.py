@@ -8,7 +8,7 @@ numbers split. ``hand_name`` says it for the log: "two pair, kings and nines".
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from phevaluator import _pheval  # type: ignore[import-untyped]
@@ -18,8 +18,12 @@ from app.games.cards import RANKS, SUITS
 CARD_ID: dict[str, int] = {r + s: 4 * i + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 """phevaluator's card numbers: rank * 4 + suit (c d h s)."""
 
-_EVAL = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
-_EVAL7 = _pheval.evaluate_7cards
+_EVAL: dict[int, Callable[..., int]] = {
+    5: _pheval.evaluate_5cards,
+    6: _pheval.evaluate_6cards,
+    7: _pheval.evaluate_7cards,
+}
+_EVAL7: Callable[..., int] = _pheval.evaluate_7cards
 
 CATEGORIES = (
     (10, "straight flush"),
@@ -59,14 +63,17 @@ _PLURAL = {r: ("sixes" if n == "six" else n + "s") for r, n in _SINGULAR.items()
 
 def strength(cards: Sequence[str]) -> int:
     """The rank of the best five of ``cards`` (5–7 codes); smaller is stronger."""
-    ids = [CARD_ID[c] for c in cards]
-    return int(_EVAL[len(ids)](*ids))
+    i = CARD_ID
+    if len(cards) == 7:
+        a, b, c, d, e, f, g = cards
+        return _EVAL7(i[a], i[b], i[c], i[d], i[e], i[f], i[g])
+    return _EVAL[len(cards)](*[i[c] for c in cards])
 
 
 def strength7(a: str, b: str, c: str, d: str, e: str, f: str, g: str) -> int:
-    """``strength`` for exactly seven cards, the showdown's case, with the least overhead."""
+    """``strength`` for exactly seven cards given one by one, the showdown's case."""
     i = CARD_ID
-    return int(_EVAL7(i[a], i[b], i[c], i[d], i[e], i[f], i[g]))
+    return _EVAL7(i[a], i[b], i[c], i[d], i[e], i[f], i[g])
 
 
 def category(rank: int) -> str:

@@ -672,18 +672,24 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     Bets are layered by how much each live player put in; antes are dead money of the main
     pot (a big-blind ante is paid for the whole table, so everyone contests it).
     """
-    live = [x for x in h.players if not h.folded[x]]
-    paid = [c - a for c, a in zip(h.committed, h.antes, strict=True)]
-    levels = sorted({paid[x] for x in live})
+    players, committed, antes, folded = h.players, h.committed, h.antes, h.folded
+    paid = {x: committed[x] - antes[x] for x in players}
+    levels = sorted({paid[x] for x in players if not folded[x]})
+    top = max(paid.values())
     out: list[tuple[int, list[int]]] = []
     prev = 0
-    dead = sum(h.antes)
+    dead = sum(antes[x] for x in players)
+    last = len(levels) - 1
     for i, level in enumerate(levels):
-        cap = level if i < len(levels) - 1 else max(max(paid), level)
-        amount = sum(min(c, cap) - min(c, prev) for c in paid) + dead
+        cap = level if i < last or level > top else top
+        amount = dead
         dead = 0
+        for x in players:
+            p = paid[x]
+            if p > prev:
+                amount += (p if p < cap else cap) - prev
         if amount:
-            out.append((amount, [x for x in live if paid[x] >= level]))
+            out.append((amount, [x for x in players if not folded[x] and paid[x] >= level]))
         prev = cap
     return out
 
@@ -831,7 +837,6 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
 
 
 def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None:
-    s.own()
     for seat in range(len(s.stacks)):
         s.stacks[seat] += won[seat]
     h.bets = [0] * len(s.stacks)
@@ -839,6 +844,7 @@ def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None
     h.actor = -1
     s.hands += 1
     if s.sheet.format == "tournament":
+        s.own()
         busted = [x for x in h.players if s.stacks[x] == 0]
         # H22: places by elimination; of players busted in one hand the bigger starting stack
         # places higher, equal stacks share the place.

@@ -284,6 +284,18 @@ def run_hand(seed: int, tally: Tally) -> None:
             return
         if street_seen != h.street:
             street_seen, full_seen, short_seen = h.street, False, False
+        if (
+            o["can_raise"]
+            and not pk_raise
+            and sc["variant"] != "fixed_limit"
+            and short_seen
+            and h.acted[seat] >= 0
+            and h.current - h.acted[seat] >= h.min_inc
+        ):
+            # Short all-ins that together make a full raise over what a player last faced reopen
+            # the betting for that player (TDA); pokerkit does not add them up.
+            tally.departures["short all-ins adding up to a full raise reopen"] += 1
+            return
         if not o["can_raise"] and pk_raise and not full_seen and h.acted[seat] >= 0 and not straddled:
             # An all-in for less than a full bet or raise (over the big blind preflop, or an
             # opening bet below the big blind after a check) does not reopen the betting for a

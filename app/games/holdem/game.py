@@ -10,6 +10,8 @@ index and decides who may send which): ``join`` {"seat", "buy_in", "post"}, ``le
 ``sit_out``, ``sit_in`` {"post"}, ``rebuy``/``top_up`` {"amount"}, ``close_table`` (the room
 server sends it from the host's seat; the hand in play is finished first) and ``clock``
 {"now": seconds} (the room server's clock for blind levels by minutes; the engine reads no clock).
+While no hand can be dealt, ``legal_actions`` lists what would let the table go on (a busted
+player's ``rebuy`` with its range, ``sit_in``).
 """
 
 from __future__ import annotations

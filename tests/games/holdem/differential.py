@@ -330,13 +330,16 @@ def run_hand(seed: int, tally: Tally) -> None:
             )
         ):
             # After a straddle the rulebooks make the next raise at least a straddle more (the
-            # straddle acts as the big blind); pokerkit asks only a big blind more, so a raise it
-            # calls full may be short for us (and not reopen the betting). The rest of such a
+            # straddle acts as the big blind); pokerkit asks only a big blind more. While both
+            # allow a raise, ours is the stricter minimum and the rest must agree; once a raise
+            # it calls full is short for us (and does not reopen the betting), the rest of the
             # preflop round is not comparable.
             pk_min = pk.min_completion_betting_or_raising_to_amount
-            _check(not pk_raise or pk_min is None or pk_min <= o["min"], "straddle min", info)
             tally.departures["minimum raise over a straddle"] += 1
-            return
+            if pk_raise != o["can_raise"]:
+                return
+            _check(pk_min is not None and pk_min < o["min"], "straddle min", info)
+            _check(pk.max_completion_betting_or_raising_to_amount == o["max"], "straddle max", info)
         else:
             _check(pk_raise == o["can_raise"], "can raise", {**info, "ours": o})
             if pk_raise:

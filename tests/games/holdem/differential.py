@@ -254,6 +254,11 @@ def run_hand(seed: int, tally: Tally) -> None:
         _check(pk.can_fold() == ("fold" in kinds), "fold", info)
         _check(pk_call == o["call"], "call amount", {**info, "pk": pk_call, "ours": o})
         pk_raise = pk.can_complete_bet_or_raise_to()
+        if straddled and h.street == 0 and pk_raise != o["can_raise"]:
+            # See "minimum raise over a straddle" below: a raise pokerkit calls full was short
+            # for us and did not reopen the betting. The rest of the preflop round differs.
+            tally.departures["minimum raise over a straddle"] += 1
+            return
         if (
             sc["variant"] == "fixed_limit"
             and o["can_raise"]
@@ -296,7 +301,7 @@ def run_hand(seed: int, tally: Tally) -> None:
             # the betting for that player (TDA); pokerkit does not add them up.
             tally.departures["short all-ins adding up to a full raise reopen"] += 1
             return
-        if not o["can_raise"] and pk_raise and not full_seen and h.acted[seat] >= 0 and not straddled:
+        if not o["can_raise"] and pk_raise and not full_seen and h.acted[seat] >= 0:
             # An all-in for less than a full bet or raise (over the big blind preflop, or an
             # opening bet below the big blind after a check) does not reopen the betting for a
             # player who already acted (TDA); pokerkit reopens it while no full bet or raise has

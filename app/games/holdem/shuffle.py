@@ -23,17 +23,20 @@ def shuffle(seed: str, label: str, items: Sequence[T]) -> list[T]:
         raise ValueError("this shuffle is for decks of at most 256 cards")
     key = hashlib.sha256(f"{seed}\x00{label}".encode()).digest()
     sha = hashlib.sha256
-    counter = 0
-    buffer = b""
+    # Three blocks cover a 52-card shuffle almost always; more are drawn when needed.
+    buffer = b"".join(sha(key + c.to_bytes(8, "big")).digest() for c in range(3))
+    size = len(buffer)
+    counter = 3
     at = 0
+    masks = _MASKS
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
-        mask = _MASKS[n]
+        mask = masks[n]
         while True:
-            if at == len(buffer):
-                buffer = sha(key + counter.to_bytes(8, "big")).digest()
+            if at == size:
+                buffer += sha(key + counter.to_bytes(8, "big")).digest()
                 counter += 1
-                at = 0
+                size += 32
             value = buffer[at] & mask
             at += 1
             if value < n:

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import is_card
 
@@ -105,7 +107,9 @@ def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event
         assert not leaked, f"events to seat {seat} show {sorted(leaked)} it may not see"
 
 
-def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep: bool = True) -> PlayoutResult:
+def play_random_game(
+    case: PropertyCase, seed: str, rng: random.Random, *, deep: bool = True
+) -> PlayoutResult:
     """Play one seeded random game to its end, checking every property on the way.
 
     ``deep=False`` skips the per-step probes (illegal actions, round trip, views) for speed and
@@ -116,7 +120,7 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
     cards = case.all_cards(state)
     chips = case.chips(state) if case.chips is not None else None
     log: list[tuple[int, dict[str, Any]]] = []
-    for move in range(case.max_moves):
+    for _ in range(case.max_moves):
         if game.outcome(state) is not None:
             break
         seats = game.to_act(state)
@@ -138,12 +142,13 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
                 else:
                     raise AssertionError(f"illegal action {probe} was accepted")
                 assert _dump(game, state) == before, f"a refused action {probe} changed the state"
+            # A seat that may not act now is refused, even with a move that is legal for another.
             for other in range(case.players):
-                if other not in seats and legal:
-                    try:
-                        game.apply(state, other, legal[0])
-                    except IllegalAction:
-                        pass
+                open_types = {a["type"] for a in game.table_actions(state, other)}
+                if other not in seats and legal and legal[0]["type"] not in open_types:
+                    probe = case.concrete(legal[0], rng) if case.concrete else legal[0]
+                    with pytest.raises(IllegalAction):
+                        game.apply(state, other, probe)
             assert _dump(game, state) == before
             timeout = game.timeout_action(state, seat)
             if timeout is not None:

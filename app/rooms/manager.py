@@ -1,0 +1,204 @@
+"""All rooms of this instance: creation, loading and rebuilding, the store's transactions, sheets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app import games
+from app.config import Settings
+from app.games.base import Game, IllegalAction
+from app.rooms import metrics
+from app.rooms.errors import RoomError
+from app.rooms.room import NAME_MAX, Room, clean_text
+from app.rooms.tokens import hash_token, new_room_id, new_token
+from app.store import queries
+from app.store.db import is_sqlite
+
+log = logging.getLogger(__name__)
+
+
+def get_game(name: str) -> Game[Any, Any]:
+    try:
+        return games.get(name)
+    except KeyError:
+        raise RoomError("unknown_game", f"There is no game called {name[:32]!r}.", 404) from None
+
+
+class RoomManager:
+    def __init__(self, engine: AsyncEngine, settings: Settings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # SQLite has one writer: queue writers here instead of spinning on its busy lock.
+        self._write_lock = asyncio.Lock() if is_sqlite(str(engine.url)) else None
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- loading -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished room from its snapshot and log, and re-arm its timers."""
+        for room_id in await queries.room_ids(self.engine, ["lobby", "playing"]):
+            try:
+                await self.get(room_id)
+            except Exception:
+                log.exception("room %s could not be rebuilt", room_id)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            if room.timer is not None:
+                room.timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        self.rooms.clear()
+        self._update_gauges()
+
+    async def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if not (0 < len(room_id) <= 64):
+            raise RoomError("unknown_room", "There is no such room.", 404)
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(room_id)
+            if room is None:
+                record = await queries.load_room(self.engine, room_id)
+                if record is None:
+                    self._loading.pop(room_id, None)
+                    raise RoomError("unknown_room", "There is no such room.", 404)
+                room = Room(self, record, get_game(record.room["game"]))
+                self.rooms[room_id] = room
+                room.arm_timer()
+                self._update_gauges()
+        self._loading.pop(room_id, None)
+        return room
+
+    def _update_gauges(self) -> None:
+        counts = {"lobby": 0, "playing": 0, "finished": 0}
+        for room in self.rooms.values():
+            counts[room.status] = counts.get(room.status, 0) + 1
+        for status, count in counts.items():
+            metrics.ROOMS.labels(status).set(count)
+
+    # -- rule sheets -------------------------------------------------------------------------
+
+    def make_sheet(self, game: Game[Any, Any], preset: str | None, options: dict[str, Any] | None
+                   ) -> dict[str, Any]:
+        try:
+            full: dict[str, Any] = game.sheet(options, preset=preset).model_dump(mode="json")
+            return full
+        except IllegalAction as refused:
+            raise RoomError(refused.code, refused.message, 422, getattr(refused, "option", None)) from None
+
+    async def save_sheet(self, game_name: str, name: str, preset: str | None, options: dict[str, Any] | None
+                         ) -> dict[str, Any]:
+        game = get_game(game_name)
+        full = self.make_sheet(game, preset, options)
+        name = clean_text(name, 80, "name")
+        sheet_id = secrets.token_urlsafe(12)
+        await queries.insert_sheet(self.engine, sheet_id, 1, game.name, name, full)
+        return {"id": sheet_id, "version": 1, "game": game.name, "name": name, "options": full}
+
+    async def update_sheet(self, sheet_id: str, options: dict[str, Any], name: str | None) -> dict[str, Any]:
+        current = await queries.get_sheet(self.engine, sheet_id)
+        if current is None:
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
+        game = get_game(current["game"])
+        full = self.make_sheet(game, None, {**current["options"], **options})
+        new_name = clean_text(name, 80, "name") if name is not None else current["name"]
+        version = current["version"] + 1
+        try:
+            await queries.insert_sheet(self.engine, sheet_id, version, game.name, new_name, full)
+        except Exception:
+            message = "The sheet was changed at the same time; try again."
+            raise RoomError("sheet_conflict", message, 409) from None
+        return {"id": sheet_id, "version": version, "game": game.name, "name": new_name, "options": full}
+
+    async def get_sheet(self, sheet_id: str, version: int | None) -> dict[str, Any]:
+        row = await queries.get_sheet(self.engine, sheet_id, version)
+        if row is None:
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
+        return {"id": row["id"], "version": row["version"], "game": row["game"], "name": row["name"],
+                "options": row["options"]}
+
+    async def list_sheets(self, game: str | None) -> list[dict[str, Any]]:
+        return [{"id": r["id"], "version": r["version"], "game": r["game"], "name": r["name"],
+                 "options": r["options"]} for r in await queries.list_sheets(self.engine, game)]
+
+    # -- rooms -------------------------------------------------------------------------------
+
+    async def create_room(
+        self,
+        game_name: str,
+        *,
+        name: str,
+        seats: int,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        sheet_id: str | None = None,
+        sheet_version: int | None = None,
+        approval: bool = False,
+    ) -> dict[str, Any]:
+        game = get_game(game_name)
+        if sheet_id is not None:
+            saved = await self.get_sheet(sheet_id, sheet_version)
+            if saved["game"] != game.name:
+                raise RoomError("wrong_game", "That rule sheet is for another game.", 422)
+            sheet = self.make_sheet(game, None, {**saved["options"], **(options or {})})
+            sheet_version = saved["version"]
+        else:
+            sheet = self.make_sheet(game, preset, options)
+        try:
+            game.sheet(sheet).check_players(seats)
+        except IllegalAction as refused:
+            raise RoomError("bad_seats", refused.message, 422) from None
+        name = clean_text(name, NAME_MAX, "name")
+        room_id = new_room_id()
+        token = new_token()
+        await queries.create_room(
+            self.engine,
+            {"id": room_id, "game": game.name, "sheet": sheet, "sheet_id": sheet_id,
+             "sheet_version": sheet_version if sheet_id else None, "capacity": seats, "approval": approval,
+             "status": "lobby", "version": 0, "game_no": 0, "players": 0, "deal_version": 0},
+            {"name": name, "token_hash": hash_token(token), "status": "seated", "seat": 0, "wanted_seat": 0},
+        )
+        await self.get(room_id)
+        return {"room": room_id, "invite": f"/r/{room_id}", "seat": 0, "token": token}
+
+    async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:
+        room = await self.get(room_id)
+        return await room.join(name, seat)
+
+    async def info(self, room_id: str) -> dict[str, Any]:
+        room = await self.get(room_id)
+        message = room.room_message(False)
+        message.pop("type")
+        return message
+
+    async def healthy(self) -> bool:
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return True

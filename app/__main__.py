@@ -27,7 +27,7 @@ def main() -> None:
         create_app(settings),
         host=settings.host,
         port=settings.port,
-        ws="websockets",
+        ws="websockets-sansio",
         # A move is a few hundred bytes: cap frames (uvicorn closes with 1009 above it).
         ws_max_size=settings.ws_max_size,
         # Frames are small JSON; compression costs CPU per socket and invites compression oracles.

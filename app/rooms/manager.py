@@ -21,6 +21,7 @@ from app.rooms.room import NAME_MAX, Room, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
 from app.store.db import is_sqlite
+from app.store.notify import Listener, notify
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,28 @@ class RoomManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         # SQLite has one writer: queue writers here instead of spinning on its busy lock.
-        self._write_lock = asyncio.Lock() if is_sqlite(str(engine.url)) else None
+        self._write_lock = asyncio.Lock() if is_sqlite(engine.url.drivername) else None
+        # PostgreSQL: instances sharing the database tell each other of changed rooms.
+        self.instance = secrets.token_hex(8)
+        self.listener: Listener | None = None
+        if engine.dialect.name == "postgresql":
+            self.listener = Listener(engine.url.render_as_string(hide_password=False), self.instance,
+                                     self._remote_change)
+
+    def _remote_change(self, room_id: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            self.spawn(room.sync())
+
+    async def announce(self, conn: AsyncConnection, room_id: str) -> None:
+        """Within a transaction: tell the other instances this room changed (PostgreSQL only)."""
+        if self.listener is not None:
+            await notify(conn, self.instance, room_id)
+
+    async def announce_now(self, room_id: str) -> None:
+        if self.listener is not None:
+            async with self.engine.begin() as conn:
+                await notify(conn, self.instance, room_id)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncConnection]:
@@ -60,6 +82,10 @@ class RoomManager:
 
     async def start(self) -> None:
         """Rebuild every unfinished room from its snapshot and log, and re-arm its timers."""
+        if self.listener is not None:
+            self.listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.listener.ready.wait(), 10)
         for room_id in await queries.room_ids(self.engine, ["lobby", "playing"]):
             try:
                 await self.get(room_id)
@@ -67,6 +93,8 @@ class RoomManager:
                 log.exception("room %s could not be rebuilt", room_id)
 
     async def stop(self) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()

@@ -317,6 +317,7 @@ class Room:
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
         async with self.manager.transaction() as conn:
             await queries.append(conn, self.id, self.version, entries, values, snap, seats)
+            await self.manager.announce(conn, self.id)
         self.state = state
         self.version = entries[-1].version
         self.status = status
@@ -382,6 +383,39 @@ class Room:
             self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
             metrics.MOVE_LATENCY.observe(time.perf_counter() - started)
             self.publish_state([entry])
+
+    async def _announce(self) -> None:
+        try:
+            await self.manager.announce_now(self.id)
+        except Exception:
+            log.exception("could not announce a change of room %s", self.id)
+
+    async def sync(self) -> None:
+        """Another instance changed this room: reload it and bring this instance's sockets up to date."""
+        async with self.lock:
+            old_version = self.version
+            last_chat = self.chat[-1]["at"] if self.chat else 0.0
+            record = await queries.load_room(self.manager.engine, self.id)
+            if record is None:
+                return
+            self._load(record)
+            entries: list[LogEntry] = []
+            if self.version > old_version:
+                entries = await queries.log_since(self.manager.engine, self.id, old_version)
+            for sub in list(self.subscribers):
+                member = self.member_of(sub)
+                if member is not None and member.status == "gone":
+                    sub.send(_dumps({"type": "kicked"}))
+                    sub.close(4403, "kicked")
+                    self.subscribers.discard(sub)
+            self.publish_room()
+            self.publish_state(entries)
+            for line in self.chat:
+                if line["at"] > last_chat:
+                    text = _dumps(line)
+                    for sub in list(self.subscribers):
+                        sub.send(text)
+            self.arm_timer()
 
     # -- turn timers -------------------------------------------------------------------------
 
@@ -451,6 +485,7 @@ class Room:
                 sub.send(_dumps(self.error(msg_id, "server_error", "The message could not be stored.")))
                 return
             self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            await self._announce()
             line = {"type": "chat", "seat": member.seat, "name": member.name, "text": clean, "at": at}
             self.chat.append(line)
             text_out = _dumps(line)
@@ -477,6 +512,7 @@ class Room:
             self.members[member_id] = member
             self.by_token[token_hash] = member
             self.publish_room()
+            await self._announce()
             if self.approval:
                 return {"pending": True, "request": member_id, "token": token}
             return {"seat": given, "token": token}
@@ -511,6 +547,8 @@ class Room:
             self.publish_room()
             if entries is not None:
                 self.publish_state(entries)
+            else:
+                await self._announce()
 
     def _seat_arg(self, args: Mapping[str, Any]) -> int:
         seat = args.get("seat")

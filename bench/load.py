@@ -1,0 +1,227 @@
+"""Load: N rooms of scripted clients making random legal moves over real sockets.
+
+    python bench/load.py --rooms 250 --clients 4 --duration 30 --spawn             # SQLite, own server
+    DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/test python bench/load.py --spawn ...
+    python bench/load.py --url http://127.0.0.1:8000 ...                          # a running server
+
+Prints moves/s (acknowledged, hence durable), the p50/p99 latency from send to ack and from send
+to the last seat's update of that version, connected sockets and the server's RSS (from /metrics).
+A finished game is followed by a rematch, so every room keeps playing for the whole run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Stats:
+    acks: list[float] = field(default_factory=list)
+    fanout: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    moves: int = 0
+    games: int = 0
+
+
+@dataclass
+class RoomRun:
+    room: str
+    clients: int
+    sent: dict[int, float] = field(default_factory=dict)  # version expected -> send time
+    seen: dict[int, int] = field(default_factory=dict)  # version -> seats that got it
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def client(
+    url: str,
+    run: RoomRun,
+    token: str,
+    host: bool,
+    stats: Stats,
+    stop: asyncio.Event,
+    rng: random.Random,
+    ready: asyncio.Barrier,
+) -> None:
+    async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ready.wait()
+        if host:
+            await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+        counter = 0
+        waiting: tuple[str, float] | None = None
+        recv = asyncio.ensure_future(ws.recv())
+        halt = asyncio.ensure_future(stop.wait())
+        while True:
+            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if halt in done:
+                recv.cancel()
+                return
+            message = json.loads(recv.result())
+            recv = asyncio.ensure_future(ws.recv())
+            now = time.perf_counter()
+            kind = message["type"]
+            if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
+                stats.acks.append(now - waiting[1])
+                stats.moves += 1
+                waiting = None
+            elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
+                stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                waiting = None
+            elif kind == "state":
+                version = message["version"]
+                if version in run.sent:
+                    run.seen[version] = run.seen.get(version, 0) + 1
+                    if run.seen[version] == run.clients:
+                        stats.fanout.append(now - run.sent.pop(version))
+                        run.seen.pop(version, None)
+                if message["outcome"] is not None and host:
+                    stats.games += 1
+                    counter += 1
+                    await ws.send(json.dumps({"type": "host", "id": f"r{counter}", "op": "rematch"}))
+                legal = message["legal"]
+                if legal and waiting is None and not stop.is_set():
+                    # Voluntary pick-ups make random games long: prefer any other move.
+                    others = [a for a in legal if "pick" not in a.get("type", "")]
+                    action = rng.choice(others or legal)
+                    counter += 1
+                    msg_id = f"m{counter}"
+                    sent = time.perf_counter()
+                    run.sent.setdefault(version + 1, sent)
+                    waiting = (msg_id, sent)
+                    await ws.send(json.dumps({"type": "action", "id": msg_id, "action": action}))
+
+
+def metric(text: str, name: str) -> float | None:
+    match = re.search(rf"^{re.escape(name)}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.MULTILINE)
+    return float(match.group(1)) if match else None
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--rooms", type=int, default=250)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--preset", default=None)
+    parser.add_argument("--game", default="palace")
+    parser.add_argument(
+        "--spawn", action="store_true", help="start `python -m app` on a free port (temp data dir)"
+    )
+    args = parser.parse_args()
+
+    server: subprocess.Popen[bytes] | None = None
+    url = args.url
+    if args.spawn:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        data = tempfile.mkdtemp(prefix="houserules-bench-")
+        env = {
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "HOUSERULES_DATA_DIR": data,
+            "PYTHONPATH": str(ROOT),
+            "HOUSERULES_WS_RATE": "1000",
+            "HOUSERULES_WS_BURST": "1000",
+        }
+        server = subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
+        url = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient() as http:
+            for _ in range(300):
+                try:
+                    if (await http.get(url + "/healthz")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.1)
+    try:
+        await run(args, url)
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(30)
+
+
+async def run(args: argparse.Namespace, url: str) -> None:
+    ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
+    stats = Stats()
+    stop = asyncio.Event()
+    rng = random.Random(7)
+    runs: list[tuple[RoomRun, list[str]]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        body: dict[str, Any] = {"game": args.game, "name": "p0", "seats": args.clients}
+        if args.preset:
+            body["preset"] = args.preset
+        for _ in range(args.rooms):
+            made = (await http.post("/api/rooms", json=body)).json()
+            tokens = [made["token"]]
+            for i in range(1, args.clients):
+                tokens.append(
+                    (await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{i}"})).json()[
+                        "token"
+                    ]
+                )
+            runs.append((RoomRun(made["room"], args.clients), tokens))
+        ready = asyncio.Barrier(args.rooms * args.clients + 1)
+        tasks = [
+            asyncio.create_task(
+                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready)
+            )
+            for room, tokens in runs
+            for i, token in enumerate(tokens)
+        ]
+        await ready.wait()
+        started = time.perf_counter()
+        await asyncio.sleep(args.duration / 2)
+        scraped = (await http.get("/metrics")).text
+        await asyncio.sleep(args.duration / 2)
+        elapsed = time.perf_counter() - started
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    sockets = metric(scraped, "houserules_sockets")
+    rss = metric(scraped, "process_resident_memory_bytes")
+    ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]
+          for name, values in (("ack", stats.acks), ("fan", stats.fanout))}
+    print(f"rooms {args.rooms} x {args.clients} clients, {elapsed:.1f} s")
+    print(f"moves/s {stats.moves / elapsed:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
+    print(f"ack     p50 {ms['ack'][0]:.1f} ms  p99 {ms['ack'][1]:.1f} ms (send to ack)")
+    print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
+    if sockets is not None and rss is not None:
+        print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
+    if stats.errors:
+        print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
+    if stats.acks:
+        print(f"ack mean {statistics.fmean(stats.acks) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -11,7 +11,7 @@ from typing import Any
 from app.games.base import Game
 
 # The one place that names the games; each module registers its Game object on import.
-GAME_MODULES: tuple[str, ...] = ()
+GAME_MODULES: tuple[str, ...] = ("app.games.palace",)
 
 GAMES: dict[str, Game[Any, Any]] = {}
 

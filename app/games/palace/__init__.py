@@ -1,0 +1,75 @@
+"""The Palace family (Hiina turakas, China Hand, Palace) as a ``Game``.
+
+The rules, the dealing order and the actions are described in ``engine``'s docstring and in
+``docs/rules/palace.md``; the options and presets in ``rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from app.games import register
+from app.games.base import Action, Event, Game, Outcome
+from app.games.palace import engine
+from app.games.palace.rules import PRESETS, RuleSheet, check_sheet
+from app.games.palace.rules import RuleSheet as Sheet
+from app.games.palace.table import Table
+from app.games.palace.view import view as table_view
+
+__all__ = ["PRESETS", "Palace", "RuleSheet", "Table", "game"]
+
+
+class Palace(Game[Table, RuleSheet]):
+    name: ClassVar[str] = "palace"
+    titles: ClassVar[Mapping[str, str]] = {
+        "en": "Palace (Hiina turakas, China Hand)",
+        "et": "Hiina turakas (Palace)",
+        "fi": "China Hand (Palace)",
+    }
+    RuleSheet = Sheet
+    presets: Mapping[str, Sheet] = PRESETS
+
+    def check_sheet(self, sheet: Sheet) -> None:
+        check_sheet(sheet)
+
+    def new(
+        self,
+        sheet: Sheet,
+        players: int,
+        *,
+        seed: str | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> Table:
+        return engine.new(sheet, players, seed=seed, deck=deck)
+
+    def legal_actions(self, state: Table, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
+        return engine.apply(state, seat, action)
+
+    def view(self, state: Table, seat: int | None) -> dict[str, Any]:
+        return table_view(state, seat)
+
+    def outcome(self, state: Table) -> Outcome | None:
+        return engine.outcome(state)
+
+    def to_act(self, state: Table) -> list[int]:
+        return engine.to_act(state)
+
+    def timeout_action(self, state: Table, seat: int) -> Action | None:
+        return engine.timeout_action(state, seat)
+
+    def dump(self, state: Table) -> dict[str, Any]:
+        return state.to_json()
+
+    def load(self, data: Mapping[str, Any]) -> Table:
+        return Table.from_json(data)
+
+    def seat_count(self, state: Table) -> int:
+        return len(state.players)
+
+
+game = Palace()
+register(game)

@@ -1,0 +1,125 @@
+"""The Palace table as plain immutable data, and its exact JSON form.
+
+A ``Table`` is the whole state of one deal. Each player's three table slots are positions 0–2:
+``face_up[i]`` lies on ``face_down[i]``; an empty slot holds ``None``. Face-down cards are
+addressed by slot, never by card (with two decks identical codes exist, P2). Hands are kept
+sorted (rank, then suit), so a hand is a multiset and its order tells nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.palace.rules import RuleSheet
+
+RANKS = "23456789TJQKA"
+# Rank order 2 < 3 < … < A (P2); jokers ("X") sort below everything and never compare by rank.
+VALUE: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
+VALUE["X"] = -1
+_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3, "r": 0, "b": 1}
+
+
+def card_key(card: str) -> int:
+    return VALUE[card[0]] * 4 + _SUIT[card[1]]
+
+
+def sort_cards(cards: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_key))
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    hand: tuple[str, ...]
+    face_up: tuple[str | None, ...]
+    face_down: tuple[str | None, ...]
+    # Cards in the hand that were public when they got there (picked up from the pile, or a
+    # failed face-down card): P25 says they were seen, so views may name them.
+    known: tuple[str, ...] = ()
+    ready: bool = False
+
+    def table_count(self) -> int:
+        return sum(c is not None for c in self.face_up) + sum(c is not None for c in self.face_down)
+
+    def card_count(self) -> int:
+        return len(self.hand) + self.table_count()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": list(self.hand),
+            "face_up": list(self.face_up),
+            "face_down": list(self.face_down),
+            "known": list(self.known),
+            "ready": self.ready,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Player:
+        return Player(
+            hand=tuple(data["hand"]),
+            face_up=tuple(data["face_up"]),
+            face_down=tuple(data["face_down"]),
+            known=tuple(data["known"]),
+            ready=bool(data["ready"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One deal. ``stock`` is top first; ``pile`` is bottom first (its last card is the top)."""
+
+    sheet: RuleSheet
+    players: tuple[Player, ...]
+    stock: tuple[str, ...]
+    pile: tuple[str, ...]
+    burned: tuple[str, ...]
+    phase: str  # "swap" (P4 / choosing face-up cards), "play", "over"
+    turn: int
+    # A decision the player on turn owes before play goes on: "burn" (keep or burn a 10, P15),
+    # "drawn" (play the card drawn when stuck, or pick up, P9); None otherwise.
+    decision: str | None = None
+    drawn: str | None = None
+    # P17: the seat that may still add the cards it just drew of the rank it played.
+    add_seat: int | None = None
+    add_cards: tuple[str, ...] = ()
+    out: tuple[int, ...] = ()  # seats in the order they went out
+    idle: int = 0  # moves in a row without progress (the stalemate rule)
+    reason: str | None = None  # why the game ended: "finished" or "stalemate"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sheet": self.sheet.model_dump(),
+            "players": [p.to_json() for p in self.players],
+            "stock": list(self.stock),
+            "pile": list(self.pile),
+            "burned": list(self.burned),
+            "phase": self.phase,
+            "turn": self.turn,
+            "decision": self.decision,
+            "drawn": self.drawn,
+            "add_seat": self.add_seat,
+            "add_cards": list(self.add_cards),
+            "out": list(self.out),
+            "idle": self.idle,
+            "reason": self.reason,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Table:
+        return Table(
+            sheet=RuleSheet.model_validate(data["sheet"]),
+            players=tuple(Player.from_json(p) for p in data["players"]),
+            stock=tuple(data["stock"]),
+            pile=tuple(data["pile"]),
+            burned=tuple(data["burned"]),
+            phase=str(data["phase"]),
+            turn=int(data["turn"]),
+            decision=data["decision"],
+            drawn=data["drawn"],
+            add_seat=data["add_seat"],
+            add_cards=tuple(data["add_cards"]),
+            out=tuple(data["out"]),
+            idle=int(data["idle"]),
+            reason=data["reason"],
+        )

@@ -1,0 +1,58 @@
+"""What one seat (or a spectator) sees of a Palace table (P25).
+
+The owner sees his hand; others see its size and the cards in it that were picked up in public.
+Face-up cards, the pile and its active card are public; face-down cards are seen by nobody, the
+owner included, until played or turned up; the stock shows only its size; burned cards only
+their number. The legal actions of the viewing seat are given separately by ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.palace.pile import active_card, requirement
+from app.games.palace.table import Table
+
+
+def view(t: Table, seat: int | None) -> dict[str, Any]:
+    sheet = t.sheet
+    out_place = {s: i + 1 for i, s in enumerate(t.out)}
+    players = []
+    for s, p in enumerate(t.players):
+        players.append(
+            {
+                "seat": s,
+                "hand_size": len(p.hand),
+                "face_up": list(p.face_up),
+                "face_down": [c is not None for c in p.face_down],
+                "face_down_count": sum(c is not None for c in p.face_down),
+                "known_hand": list(p.known),
+                "ready": p.ready,
+                "out": out_place.get(s),
+            }
+        )
+    you = seat if seat is not None and 0 <= seat < len(t.players) else None
+    active = active_card(sheet, t.pile)
+    result: dict[str, Any] = {
+        "game": "palace",
+        "seats": len(t.players),
+        "you": you,
+        "phase": t.phase,
+        "turn": t.turn if t.phase == "play" else None,
+        "decision": t.decision,
+        "hand": list(t.players[you].hand) if you is not None else None,
+        "players": players,
+        "pile": list(t.pile),
+        "active": active,
+        "next_card": requirement(sheet, t.pile) if t.phase == "play" else None,
+        "stock": len(t.stock),
+        "burned": len(t.burned),
+        "out": list(t.out),
+        "reason": t.reason,
+    }
+    if you is not None and t.phase == "play":
+        if t.decision == "drawn" and you == t.turn:
+            result["drawn"] = t.drawn
+        if t.add_seat == you:
+            result["may_add"] = list(t.add_cards)
+    return result

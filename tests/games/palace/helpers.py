@@ -1,0 +1,97 @@
+"""Fixtures for Palace scenarios: a deck laid out like the table, and the rule-based card sets."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.games.base import Event
+from app.games.palace import PRESETS, RuleSheet, game
+from app.games.palace.table import Table
+
+
+def table_deck(
+    face_down: Sequence[Sequence[str]],
+    hands: Sequence[Sequence[str]],
+    face_up: Sequence[Sequence[str]] | None = None,
+    stock: Sequence[str] = (),
+) -> list[str]:
+    """The deck (top first) that deals exactly this table, in the order of the engine's docstring:
+    face-down rounds, face-up rounds (3-3-3 deal), hand rounds, then the stock top first."""
+    players = len(face_down)
+    deck: list[str] = []
+    layers: list[Sequence[Sequence[str]]] = [face_down]
+    if face_up is not None:
+        layers.append(face_up)
+    layers.append(hands)
+    for layer in layers:
+        assert len(layer) == players
+        size = len(layer[0])
+        for i in range(size):
+            for seat in range(players):
+                deck.append(layer[seat][i])
+    deck.extend(stock)
+    return deck
+
+
+def sheet(preset: str = "hiina-turakas", **options: Any) -> RuleSheet:
+    return game.sheet(options, preset=preset)
+
+
+def start(
+    s: RuleSheet,
+    face_down: Sequence[Sequence[str]],
+    hands: Sequence[Sequence[str]],
+    face_up: Sequence[Sequence[str]] | None = None,
+    stock: Sequence[str] = (),
+) -> Table:
+    """Deal the table and make every seat ready (no swaps), so play has begun."""
+    t = game.new(s, len(face_down), deck=table_deck(face_down, hands, face_up, stock))
+    for seat in range(len(face_down)):
+        if s.deal == "choose_from_six":
+            t, _ = game.apply(t, seat, {"type": "lay_face_up", "cards": list(t.players[seat].hand[-3:])})
+        else:
+            t, _ = game.apply(t, seat, {"type": "ready"})
+    assert t.phase == "play"
+    return t
+
+
+def play(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
+    """Apply a move that must be legal, checking the one-source rule on the way."""
+    assert dict(action) in game.legal_actions(t, seat), (action, game.legal_actions(t, seat))
+    return game.apply(t, seat, action)
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def visible_cards(t: Table, seat: int | None) -> set[str]:
+    """P25 from the rules: own hand, all face-up cards, the pile, burned cards (they were played in
+    public) and hand cards that were picked up in public."""
+    seen: set[str] = set(t.pile) | set(t.burned)
+    for s, p in enumerate(t.players):
+        seen.update(c for c in p.face_up if c is not None)
+        seen.update(p.known)
+        if s == seat:
+            seen.update(p.hand)
+    return seen
+
+
+def all_cards(t: Table) -> Counter[str]:
+    count: Counter[str] = Counter(t.stock)
+    count.update(t.pile)
+    count.update(t.burned)
+    for p in t.players:
+        count.update(p.hand)
+        count.update(c for c in p.face_up if c is not None)
+        count.update(c for c in p.face_down if c is not None)
+    return count
+
+
+def known_is_subset(t: Table) -> bool:
+    return all(not (Counter(p.known) - Counter(p.hand)) for p in t.players)
+
+
+__all__ = ["PRESETS", "all_cards", "kinds", "play", "sheet", "start", "table_deck", "visible_cards"]

@@ -55,8 +55,7 @@ export function errorText(code, message) {
 }
 
 function gameTitle(game) {
-  const info = session.info || {};
-  const titles = info.titles || {};
+  const titles = (session.gameInfo && session.gameInfo.titles) || {};
   return titles[lang] || titles.en || tMaybe(`game: ${game}`) || game;
 }
 
@@ -82,7 +81,10 @@ function send(message) {
 
 function sendAction(action) {
   const message = { type: "action", action };
-  if (session.version !== null) message.version = session.version;
+  // On one's own turn the move is tied to the table as seen; in phases where several seats act at
+  // once (a swap phase) the others' moves must not make it stale.
+  const acting = (session.state && session.state.to_act) || [];
+  if (session.version !== null && acting.length === 1 && acting[0] === session.seat) message.version = session.version;
   return send(message);
 }
 
@@ -109,7 +111,8 @@ function connect() {
     }
     receive(message);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4403 || event.code === 1008) session.closedByUs = session.closedByUs || event.code === 4403;
     clearInterval(session.pingTimer);
     for (const [, waiter] of session.pending) waiter.reject({ code: "offline", message: t("Connection lost. Reconnecting…") });
     session.pending.clear();
@@ -128,6 +131,14 @@ function setBanner(show) {
 
 function receive(message) {
   switch (message.type) {
+    case "kicked":
+    case "refused":
+      forgetSeat(roomId);
+      session.token = null;
+      session.closedByUs = true;
+      $("#pending").hidden = true;
+      showJoin(message.type === "kicked" ? t("The host removed you from the room.") : t("The host did not approve your request."));
+      break;
     case "welcome":
       session.everOpen = true;
       setBanner(false);
@@ -136,6 +147,7 @@ function receive(message) {
       session.host = Boolean(message.host);
       document.body.classList.toggle("is-host", session.host);
       document.body.classList.toggle("is-spectator", session.seat === null);
+      $("#pending").hidden = !message.pending;
       if (session.seat !== null && session.token) {
         const stored = loadSeat(roomId) || {};
         saveSeat(roomId, { ...stored, token: session.token, seat: session.seat, pending: false });
@@ -167,13 +179,13 @@ function receive(message) {
       if (waiter) {
         session.pending.delete(message.id);
         waiter.reject(message);
-      } else if (["bad_token", "kicked", "unknown_token"].includes(message.code)) {
+      } else if (message.code === "bad_token") {
         forgetSeat(roomId);
         session.token = null;
         session.closedByUs = true;
         if (session.socket) session.socket.close();
         showJoin(errorText(message.code, message.message));
-      } else if (message.code === "no_room" || message.code === "room_not_found") {
+      } else if (message.code === "unknown_room") {
         session.closedByUs = true;
         showFatal(errorText(message.code, message.message));
       } else {
@@ -188,34 +200,56 @@ function receive(message) {
 
 // ---- state, log, result -----------------------------------------------------------------------
 
-async function ensureTable(game) {
-  if (session.table) return session.table;
-  const loader = TABLES[game];
-  if (!loader) {
-    replace($("#table"), h("p", { class: "note" }, t("This game has no table in the browser yet.")));
-    return null;
+let tableLoading = null;
+
+// The table module is loaded once; states that arrive meanwhile wait for it in order.
+function ensureTable(game) {
+  if (session.table) return Promise.resolve(session.table);
+  if (!tableLoading) {
+    const loader = TABLES[game];
+    if (!loader) {
+      replace($("#table"), h("p", { class: "note" }, t("This game has no table in the browser yet.")));
+      return Promise.resolve(null);
+    }
+    tableLoading = loader().then((module) => {
+      session.tableModule = module;
+      session.table = module.mount($("#table"), {
+        get seat() { return session.seat; },
+        get host() { return session.host; },
+        sendAction,
+        seatName,
+        errorText,
+        notice,
+        room: () => session.room,
+        info: () => session.info,
+      });
+      tableLoading = null;
+      return session.table;
+    });
   }
-  const module = await loader();
-  session.tableModule = module;
-  session.table = module.mount($("#table"), {
-    get seat() { return session.seat; },
-    get host() { return session.host; },
-    sendAction,
-    seatName,
-    errorText,
-    notice,
-    room: () => session.room,
-    info: () => session.info,
-  });
-  return session.table;
+  return tableLoading;
 }
 
 async function onState(message) {
   session.version = message.version ?? session.version;
   session.state = message;
+  if (message.game_no !== undefined && message.game_no !== session.gameNo) {
+    if (session.gameNo) {
+      $("#log").append(h("li", { class: "separator" }, t("New game")));
+    }
+    session.gameNo = message.game_no;
+  }
   for (const event of message.events || []) addLog(event);
+  if (!message.view) {
+    if (session.table) replace($("#table"));
+    session.table = null;
+    renderResult(null);
+    renderHost();
+    return;
+  }
   const table = await ensureTable(session.info.game);
-  if (table) table.update(message);
+  // A newer state may have arrived while the table module loaded: draw only the newest.
+  if (table && session.state === message) table.update(message);
   renderResult(message.outcome);
   renderHost();
   document.body.classList.toggle("my-turn", session.seat !== null && (message.to_act || []).includes(session.seat));
@@ -226,6 +260,7 @@ function describeEvent(event) {
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return text;
   const who = event.seat !== undefined && event.seat !== null ? `${seatName(event.seat)}: ` : "";
+  if (event.type === "deal") return t("The cards are dealt.");
   const label = tMaybe(`event: ${event.type}`) || event.type.replace(/_/g, " ");
   return `${who}${label}`;
 }
@@ -295,7 +330,7 @@ function renderLobbySeats() {
   for (const seat of session.room.seats || []) {
     list.append(h("li", { class: seat.name ? "taken" : "free" },
       `${t("Seat {n}", { n: seat.seat + 1 })}: `,
-      seat.name || t("free")));
+      seat.name || t("free"), seat.connected ? "" : seat.name ? ` (${t("not connected")})` : ""));
   }
 }
 
@@ -325,7 +360,7 @@ function renderHost() {
     controls.append(hostButton(t("Play again"), "rematch"));
   }
   for (const request of room.pending || []) {
-    const seatsFree = (room.seats || []).filter((s) => !s.name).map((s) => s.seat);
+    const seatsFree = (room.seats || []).filter((s) => s.free).map((s) => s.seat);
     const select = h("select", { "aria-label": t("Seat for {name}", { name: request.name }) },
       seatsFree.map((s) => h("option", { value: s }, t("Seat {n}", { n: s + 1 }))));
     controls.append(h("div", { class: "request" },
@@ -336,7 +371,13 @@ function renderHost() {
         dataset: { op: "approve" },
         onclick: () => send({ type: "host", op: "approve", request: request.request, seat: Number(select.value) })
           .catch((error) => notice(errorText(error.code, error.message))),
-      }, t("Approve"))));
+      }, t("Approve")),
+      h("button", {
+        type: "button",
+        dataset: { op: "reject" },
+        onclick: () => send({ type: "host", op: "reject", request: request.request })
+          .catch((error) => notice(errorText(error.code, error.message))),
+      }, t("Refuse"))));
   }
   const others = (room.seats || []).filter((s) => s.name && s.seat !== session.seat);
   if (others.length) {
@@ -366,7 +407,7 @@ function renderHost() {
 
 function addChat(message) {
   const list = $("#chat");
-  const time = message.at ? new Date(message.at) : new Date();
+  const time = typeof message.at === "number" ? new Date(message.at * 1000) : message.at ? new Date(message.at) : new Date();
   list.append(h("li", {},
     h("time", { datetime: time.toISOString() }, time.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })),
     " ",
@@ -420,7 +461,7 @@ function showJoin(reason) {
   $("#join-game").textContent = gameTitle(session.info.game);
   $("#join-name").value = lastName();
   const seats = session.info.seats || [];
-  const free = seats.filter((s) => !s.name);
+  const free = seats.filter((s) => (s.free === undefined ? !s.name : s.free));
   const box = clear($("#join-seats"));
   free.forEach((seat, index) => {
     const id = `join-seat-${seat.seat}`;
@@ -429,7 +470,7 @@ function showJoin(reason) {
       t("Seat {n}", { n: seat.seat + 1 })));
   });
   if (!free.length) box.append(h("p", { class: "note" }, t("All seats are taken. You can watch.")));
-  $("#join-button").hidden = !free.length || session.info.status !== "lobby" && !free.length;
+  $("#join-button").hidden = !free.length;
   if (reason) {
     $("#join-error").textContent = reason;
     $("#join-error").hidden = false;
@@ -568,7 +609,9 @@ async function start() {
   });
 
   try {
-    session.info = await api.room(roomId);
+    const [info, games] = await Promise.all([api.room(roomId), api.games().catch(() => [])]);
+    session.info = info;
+    session.gameInfo = games.find((g) => g.name === info.game) || null;
   } catch (error) {
     showFatal(error.status === 404 ? t("This room does not exist.") : errorText(error.code, error.message));
     return;

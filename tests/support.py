@@ -32,39 +32,51 @@ needs_postgres = pytest.mark.skipif(
 )
 
 
-@asynccontextmanager
-async def fresh_postgres() -> AsyncIterator[str]:
-    """A new empty database on the configured server, dropped afterwards; yields its async URL."""
+async def create_database() -> str:
+    """A new empty database on the configured server; returns its async URL."""
     import asyncpg  # type: ignore[import-untyped]
 
     base = postgres_url()
     assert base is not None
-    plain = base.replace("postgresql+asyncpg://", "postgresql://")
     name = "hr_" + secrets.token_hex(6)
-    admin = await asyncpg.connect(plain)
+    admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    head, _, _ = base.rpartition("/")
+    return f"{base.rpartition('/')[0]}/{name}"
+
+
+async def drop_database(url: str) -> None:
+    import asyncpg
+
+    base = postgres_url()
+    assert base is not None
+    name = url.rpartition("/")[2]
+    admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
     try:
-        yield f"{head}/{name}"
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
-        admin = await asyncpg.connect(plain)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+        await admin.close()
+
+
+@asynccontextmanager
+async def fresh_postgres() -> AsyncIterator[str]:
+    """A new empty database, dropped afterwards; yields its async URL."""
+    url = await create_database()
+    try:
+        yield url
+    finally:
+        await drop_database(url)
 
 
 @contextmanager
 def fresh_postgres_sync() -> Iterator[str]:
-    manager = fresh_postgres()
-    url = asyncio.run(manager.__aenter__())
+    url = asyncio.run(create_database())
     try:
         yield url
     finally:
-        asyncio.run(manager.__aexit__(None, None, None))
+        asyncio.run(drop_database(url))
 
 
 def free_port() -> int:

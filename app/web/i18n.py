@@ -80,8 +80,8 @@ def pick_language(cookie: str | None, accept_language: str | None) -> str:
                 except ValueError:
                     quality = 0.0
         preferred.append((-quality, position, tag.replace("_", "-")))
-    for _quality, _position, tag in sorted(preferred):
-        if _quality == 0:
+    for negative_quality, _position, tag in sorted(preferred):
+        if negative_quality == 0:  # q=0 means "not acceptable"
             continue
         try:
             language = Locale.parse(tag, sep="-").language

@@ -11,7 +11,9 @@ from tests.browser.conftest import Player
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
-def create_room(host: Player, game: str, *, seats: int, name: str, options: dict[str, str] | None = None) -> str:
+def create_room(
+    host: Player, game: str, *, seats: int, name: str, options: dict[str, str] | None = None
+) -> str:
     """Fill the home page's form as a person would and create the room; returns the invite URL."""
     page = host.page
     page.goto("/")

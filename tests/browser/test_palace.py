@@ -101,9 +101,7 @@ def assert_nothing_hidden(spectator: Player, secrets: set[str]) -> None:
     assert not in_page & secrets, f"the spectator's page shows hidden cards {sorted(in_page & secrets)}"
 
 
-def test_palace_game_to_the_end_with_a_spectator(
-    people: Callable[..., Player], artefacts: Path
-) -> None:
+def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], artefacts: Path) -> None:
     host = people()
     guest = people(viewport=PHONE)
     spectator = people()
@@ -140,7 +138,7 @@ def test_palace_game_to_the_end_with_a_spectator(
             assert state is not None
             ever_public |= public_cards(state)
         secrets = set().union(*(secret_cards(s) for s in states.values() if s)) - ever_public
-        if moves % 5 == 0 or states[0] and states[0]["outcome"]:
+        if moves % 5 == 0 or (states[0] and states[0]["outcome"]):
             assert_nothing_hidden(spectator, secrets)
         first = states[0]
         assert first is not None

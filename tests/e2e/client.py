@@ -51,6 +51,8 @@ class Client:
         self.ws = await websockets.connect(f"{self.base}/ws/{self.room}", additional_headers=headers,
                                            max_size=2**22, compression=None, open_timeout=TIMEOUT)
         self.closed.clear()
+        self.state = None
+        self.queue = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
         await self.send({"type": "hello", "token": self.token, "last_version": last_version})
         welcome = await self.expect("welcome")
@@ -81,7 +83,19 @@ class Client:
         await self.ws.send(data)
 
     async def next(self, timeout: float = TIMEOUT) -> dict[str, Any]:
-        return await asyncio.wait_for(self.queue.get(), timeout)
+        """The next message; ``ConnectionError`` once the socket is closed and drained."""
+        if not self.queue.empty():
+            return self.queue.get_nowait()
+        get = asyncio.ensure_future(self.queue.get())
+        closed = asyncio.ensure_future(self.closed.wait())
+        done, _ = await asyncio.wait({get, closed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        closed.cancel()
+        if get in done:
+            return get.result()
+        get.cancel()
+        if self.closed.is_set():
+            raise ConnectionError(f"socket closed ({self.close_code})")
+        raise TimeoutError("no message")
 
     async def expect(self, kind: str, timeout: float = TIMEOUT, **match: Any) -> dict[str, Any]:
         """The next message of ``kind`` (matching ``match``); other messages are skipped."""

@@ -44,7 +44,12 @@ export function fieldShape(schema, prop) {
   } else if (node.type === "boolean") shape.kind = "bool";
   else if (node.type === "integer") shape.kind = "int";
   else if (node.type === "number") shape.kind = "number";
-  else if (node.type === "array") shape.kind = "list";
+  else if (node.type === "array") {
+    const items = resolve(schema, node.items || {});
+    // Lists of plain values are typed as "a, b, c"; lists of objects (blind levels) as JSON.
+    shape.kind = items.type === "object" || items.properties ? "json" : "list";
+    shape.itemKind = items.type;
+  } else if (node.type === "object") shape.kind = "json";
   else shape.kind = "string";
   shape.min = node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : undefined);
   shape.max = node.maximum ?? (node.exclusiveMaximum !== undefined ? node.exclusiveMaximum - 1 : undefined);
@@ -70,6 +75,7 @@ export function valueLabel(prop, value) {
 
 export function formatValue(schema, prop, value) {
   const shape = fieldShape(schema, prop);
+  if (shape.kind === "json") return JSON.stringify(value);
   if (shape.kind === "bool" || shape.kind === "enum" || value === null) return valueLabel(prop, value);
   if (Array.isArray(value)) return value.map((v) => valueLabel(prop, v)).join(", ");
   return String(value);
@@ -107,6 +113,8 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
     } else if (shape.kind === "list") {
       input = h("input", { type: "text", id, name, "aria-describedby": errorId });
       input.placeholder = t("comma-separated");
+    } else if (shape.kind === "json") {
+      input = h("textarea", { id, name, rows: 3, spellcheck: "false", "aria-describedby": errorId, class: "json" });
     } else {
       input = h("input", { type: "text", id, name, "aria-describedby": errorId, maxlength: prop.maxLength });
     }
@@ -135,7 +143,15 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
       return Number(input.value);
     }
     if (shape.kind === "list") {
-      return input.value.split(",").map((s) => s.trim()).filter(Boolean);
+      const parts = input.value.split(",").map((s) => s.trim()).filter(Boolean);
+      return shape.itemKind === "integer" || shape.itemKind === "number" ? parts.map(Number) : parts;
+    }
+    if (shape.kind === "json") {
+      try {
+        return input.value.trim() ? JSON.parse(input.value) : [];
+      } catch {
+        return undefined;
+      }
     }
     return input.value;
   }
@@ -145,6 +161,7 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
     if (shape.kind === "bool") input.checked = Boolean(value);
     else if (shape.kind === "enum") input.value = JSON.stringify(value === undefined ? null : value);
     else if (shape.kind === "list") input.value = (value || []).join(", ");
+    else if (shape.kind === "json") input.value = value === undefined ? "" : JSON.stringify(value);
     else input.value = value === null || value === undefined ? "" : String(value);
   }
 
@@ -159,6 +176,10 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
 
   function validateOne(name) {
     const { input, shape } = inputs[name];
+    if (shape.kind === "json" && read(name) === undefined) {
+      showError(name, t("This is not valid JSON."));
+      return false;
+    }
     if (shape.kind !== "int" && shape.kind !== "number") return true;
     const value = read(name);
     if (value === undefined || (typeof value === "number" && Number.isNaN(value))) {

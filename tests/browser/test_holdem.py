@@ -79,7 +79,10 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     # Nothing hidden has reached the spectator before the showdown.
     received = {card for frame in spectator.frames for card in CARD.findall(frame)}
     assert not received & secret
-    assert not set(spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")) & secret
+    assert (
+        not set(spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+        & secret
+    )
     click(actor(), "button[data-action=call]")
     # Show or muck when the sheet asks; otherwise the showdown is automatic.
     for _ in range(4):
@@ -94,7 +97,8 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
             break
     for player in (host, guest, spectator):
         player.page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.includes(' wins '))"
+            "() => Array.from(document.querySelectorAll('#log li'))"
+            ".some(li => li.textContent.includes(' wins '))"
         )
     log = spectator.page.inner_text("#log")
     assert "all-in" in log

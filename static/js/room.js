@@ -252,7 +252,32 @@ async function onState(message) {
   if (table && session.state === message) table.update(message);
   renderResult(message.outcome);
   renderHost();
+  renderTimer(message);
   document.body.classList.toggle("my-turn", session.seat !== null && (message.to_act || []).includes(session.seat));
+}
+
+// The turn timer: the server sends the deadline in Unix seconds; the page counts down to it.
+let timerHandle = null;
+function renderTimer(message) {
+  const box = $("#timer");
+  clearInterval(timerHandle);
+  if (!message.deadline || message.outcome) {
+    box.hidden = true;
+    return;
+  }
+  const acting = message.to_act || [];
+  const tick = () => {
+    const left = Math.max(0, Math.ceil(message.deadline - Date.now() / 1000));
+    const mine = session.seat !== null && acting.includes(session.seat);
+    box.textContent = mine
+      ? t("Your time: {n} s", { n: left })
+      : t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n: left });
+    box.classList.toggle("urgent", left <= 10);
+    if (left <= 0) clearInterval(timerHandle);
+  };
+  tick();
+  box.hidden = false;
+  timerHandle = setInterval(tick, 500);
 }
 
 function describeEvent(event) {

@@ -36,7 +36,7 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     host = people()
     guest = people(viewport=PHONE)
     spectator = people()
-    invite = create_room(host, "holdem", seats=2, name="Kati")
+    invite = create_room(host, "holdem", seats=2, name="Kati", options={"turn_timer_seconds": "120"})
     join(guest, invite, "Mati")
     watch(spectator, invite)
     host.page.click("#host-controls button[data-op=start]")
@@ -55,6 +55,10 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     while any(a["type"] in ("straddle", "no_straddle") for a in legal(actor())):
         click(actor(), "button[data-action=no_straddle]")
         wait_same_version([host, guest, spectator])
+    # The decision timer counts down for the player to act.
+    timer = host.page.locator("#timer")
+    timer.wait_for(state="visible")
+    assert " s" in timer.inner_text()
     secret = set(hole_cards(host)) | set(hole_cards(guest))
     assert len(secret) == 4
     shoot(host, artefacts, "holdem-preflop")

@@ -201,10 +201,14 @@ async def run(args: argparse.Namespace, url: str) -> None:
         ]
         await ready.wait()
         started = time.perf_counter()
+        cpu_client = time.process_time()
+        cpu_server = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
         await asyncio.sleep(args.duration / 2)
         scraped = (await http.get("/metrics")).text
         await asyncio.sleep(args.duration / 2)
         elapsed = time.perf_counter() - started
+        cpu_client = time.process_time() - cpu_client
+        cpu_after = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     sockets = metric(scraped, "houserules_sockets")
@@ -217,6 +221,9 @@ async def run(args: argparse.Namespace, url: str) -> None:
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
     if sockets is not None and rss is not None:
         print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
+    if cpu_server is not None and cpu_after is not None:
+        print(f"cpu     server {(cpu_after - cpu_server) / elapsed * 100:.0f}% of a core, "
+              f"load clients {cpu_client / elapsed * 100:.0f}%")
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from sqlalchemy import text
@@ -20,7 +20,6 @@ from app.rooms.errors import RoomError
 from app.rooms.room import NAME_MAX, Room, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
-from app.store.db import is_sqlite
 from app.store.notify import Listener, notify
 
 log = logging.getLogger(__name__)
@@ -33,6 +32,17 @@ def get_game(name: str) -> Game[Any, Any]:
         raise RoomError("unknown_game", f"There is no game called {name[:32]!r}.", 404) from None
 
 
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    # A waiter may have been cancelled (its socket closed); the commit stands regardless, and
+    # that room reloads from the database at its next move (version conflict).
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
 class RoomManager:
     def __init__(self, engine: AsyncEngine, settings: Settings) -> None:
         self.engine = engine
@@ -40,8 +50,9 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        # SQLite has one writer: queue writers here instead of spinning on its busy lock.
-        self._write_lock = asyncio.Lock() if is_sqlite(engine.url.drivername) else None
+        # Every move goes through one writer task (group commit); SQLite has one writer anyway.
+        self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
         # PostgreSQL: instances sharing the database tell each other of changed rooms.
         self.instance = secrets.token_hex(8)
         self.listener: Listener | None = None
@@ -64,14 +75,51 @@ class RoomManager:
             async with self.engine.begin() as conn:
                 await notify(conn, self.instance, room_id)
 
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncConnection]:
-        if self._write_lock is None:
+    async def commit(self, change: queries.Commit) -> None:
+        """Store one room's change; returns once it is committed (raises if it was not).
+
+        Changes from many rooms are written by one writer task, several to a transaction (group
+        commit): each room waits for its own, and a failed batch is retried change by change, so
+        one room's version conflict never fails another room's move.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((change, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 256:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._write(batch)
+            except Exception as error:  # the writer must live on whatever happens
+                for _, future in batch:
+                    _settle(future, error)
+
+    async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
+        try:
             async with self.engine.begin() as conn:
-                yield conn
+                await queries.append_many(conn, [change for change, _ in batch])
+                for room_id in {change.room_id for change, _ in batch}:
+                    await self.announce(conn, room_id)
+        except Exception:
+            if len(batch) == 1:
+                raise
+            for change, future in batch:
+                try:
+                    async with self.engine.begin() as conn:
+                        await queries.append_many(conn, [change])
+                        await self.announce(conn, change.room_id)
+                except Exception as error:
+                    _settle(future, error)
+                else:
+                    _settle(future, None)
             return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
+        for _, future in batch:
+            _settle(future, None)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -100,6 +148,10 @@ class RoomManager:
                 room.timer.cancel()
         for task in list(self._tasks):
             task.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
         self.rooms.clear()
         self._update_gauges()
 

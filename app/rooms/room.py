@@ -315,9 +315,7 @@ class Room:
         take_snapshot = snapshot or finished or moves >= self.manager.settings.snapshot_every
         values = {"status": status, "deadline": deadline, **(room_values or {})}
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
-        async with self.manager.transaction() as conn:
-            await queries.append(conn, self.id, self.version, entries, values, snap, seats)
-            await self.manager.announce(conn, self.id)
+        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
         self.state = state
         self.version = entries[-1].version
         self.status = status

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.store.models import ChatRow, LogRow, MemberRow, RoomRow, SheetRow, SnapshotRow
@@ -207,6 +207,70 @@ async def append(
                                                    snapshots.c.version < version))
     for member_id, seat in (seats or {}).items():
         await conn.execute(update(members).where(members.c.id == member_id).values(seat=seat))
+
+
+@dataclass
+class Commit:
+    """One room's change for ``append_many``: log entries after ``expected`` and the room's new fields."""
+
+    room_id: str
+    expected: int
+    entries: Sequence[LogEntry]
+    room_values: dict[str, Any]
+    snapshot: tuple[int, int, dict[str, Any]] | None = None
+    seats: Mapping[int, int | None] | None = None
+
+    @property
+    def simple(self) -> bool:
+        """A plain move: only status and deadline change besides the version."""
+        return bool(self.entries) and self.seats is None and set(self.room_values) == {"status", "deadline"}
+
+
+_batch_update = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"))
+    .values(version=bindparam("b_version"), status=bindparam("b_status"), deadline=bindparam("b_deadline"))
+)
+
+
+async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
+    """Several rooms' changes in the caller's one transaction (group commit).
+
+    Plain moves share one UPDATE (where the driver counts rows of an executemany) and one INSERT;
+    raises ``VersionConflict`` if any room is not at its expected version, and the caller then
+    rolls back and retries the commits one by one.
+    """
+    simple = [c for c in commits if c.simple]
+    if simple and conn.dialect.supports_sane_multi_rowcount:
+        result = await conn.execute(_batch_update, [
+            {"b_id": c.room_id, "b_expected": c.expected, "b_version": c.entries[-1].version,
+             "b_status": c.room_values["status"], "b_deadline": c.room_values["deadline"]} for c in simple])
+        if result.rowcount != len(simple):
+            raise VersionConflict(",".join(c.room_id for c in simple))
+    else:
+        for c in simple:
+            result = await conn.execute(
+                update(rooms).where(rooms.c.id == c.room_id, rooms.c.version == c.expected)
+                .values(version=c.entries[-1].version, **c.room_values))
+            if result.rowcount != 1:
+                raise VersionConflict(c.room_id)
+    rows = [{"room_id": c.room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
+             "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
+            for c in simple for e in c.entries]
+    if rows:
+        await conn.execute(insert(log), rows)
+    snaps = [c for c in simple if c.snapshot is not None]
+    if snaps:
+        await conn.execute(insert(snapshots), [
+            {"room_id": c.room_id, "version": c.snapshot[0], "game_no": c.snapshot[1], "state": c.snapshot[2]}
+            for c in snaps if c.snapshot is not None])
+        await conn.execute(
+            delete(snapshots).where(snapshots.c.room_id == bindparam("b_id"),
+                                    snapshots.c.version < bindparam("b_version")),
+            [{"b_id": c.room_id, "b_version": c.snapshot[0]} for c in snaps if c.snapshot is not None])
+    for c in commits:
+        if not c.simple:
+            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats)
 
 
 async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,

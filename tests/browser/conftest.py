@@ -55,47 +55,64 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
+class ServerProcess:
+    """``python -m app`` on a port with its own data directory (SQLite), as a child process."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "HOUSERULES_DATA_DIR": str(self.data),
+            "PYTHONPATH": str(ROOT),
+        }
+        env.pop("DATABASE_URL", None)
+        env.pop("HOUSERULES_DATABASE_URL", None)
+        log = (self.data / "server.log").open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        log.close()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.process.kill()
+                raise RuntimeError("the server did not start:\n" + (self.data / "server.log").read_text())
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
-    """``python -m app`` on a free port with a fresh SQLite file; yields the base URL."""
-    data = tmp_path_factory.mktemp("data")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "HOUSERULES_DATA_DIR": str(data),
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("HOUSERULES_DATABASE_URL", None)
-    log = (data / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/games", timeout=1) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            log.close()
-            raise RuntimeError("the server did not start:\n" + (data / "server.log").read_text())
-        time.sleep(0.2)
+    """A server for the whole session, on a free port with a fresh SQLite file; yields the base URL."""
+    process = ServerProcess(tmp_path_factory.mktemp("data"))
+    process.start()
     try:
-        yield base
+        yield process.base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        process.stop()
 
 
 @pytest.fixture(scope="session")
@@ -137,9 +154,9 @@ class Player:
 def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
     made: list[Player] = []
 
-    def make(*, lang: str = "en", viewport: dict[str, int] | None = None) -> Player:
+    def make(*, lang: str = "en", viewport: dict[str, int] | None = None, base: str | None = None) -> Player:
         context = browser.new_context(
-            base_url=server,
+            base_url=base or server,
             locale=lang,
             viewport=viewport or DESKTOP,
             extra_http_headers={"Accept-Language": lang},

@@ -12,7 +12,13 @@ CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
 def create_room(
-    host: Player, game: str, *, seats: int, name: str, options: dict[str, str] | None = None
+    host: Player,
+    game: str,
+    *,
+    seats: int,
+    name: str,
+    options: dict[str, str] | None = None,
+    approval: bool = False,
 ) -> str:
     """Fill the home page's form as a person would and create the room; returns the invite URL."""
     page = host.page
@@ -28,6 +34,8 @@ def create_room(
             page.fill(f"#opt-{option}", value)
     page.fill("#seats", str(seats))
     page.fill("#host-name", name)
+    if approval:
+        page.check("#approval")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/r/[^/]+$"))
     page.wait_for_selector("#play:not([hidden])")

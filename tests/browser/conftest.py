@@ -38,6 +38,19 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Sync Playwright and pytest-asyncio cannot share a process: when tests from outside this
+    directory are collected too, the browser tests skip and say how to run them."""
+    here = Path(__file__).parent
+    mixed = any(here not in Path(str(item.fspath)).parents for item in items)
+    if not mixed:
+        return
+    skip = pytest.mark.skip(reason="browser tests run in their own process: pytest -m browser tests/browser")
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(skip)
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

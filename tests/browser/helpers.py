@@ -19,12 +19,15 @@ def create_room(
     name: str,
     options: dict[str, str] | None = None,
     approval: bool = False,
+    preset: str | None = None,
 ) -> str:
     """Fill the home page's form as a person would and create the room; returns the invite URL."""
     page = host.page
     page.goto("/")
     page.wait_for_selector("#create-fields:not([hidden])")
     page.check(f"#game-{game}")
+    if preset:
+        page.select_option("#preset", value=preset)
     if options:
         page.click("#sheet-details summary")
     for option, value in (options or {}).items():

@@ -221,3 +221,28 @@ def test_a_refused_play_shows_the_reason(people: Callable[..., Player]) -> None:
     refusal = waiting.page.locator(".refusal")
     refusal.wait_for(state="visible")
     assert "not your turn" in refusal.inner_text().lower()
+
+
+def test_palace_preset_lets_each_player_choose_the_face_up_cards(people: Callable[..., Player]) -> None:
+    host = people()
+    guest = people()
+    invite = create_room(host, "palace", seats=2, name="Kati", preset="palace")
+    join(guest, invite, "Mati")
+    start(host, [host, guest])
+    for player in (host, guest):
+        state = player.state()
+        assert state is not None
+        assert len(state["view"]["hand"]) == 6
+        assert "Choose three cards" in player.page.inner_text(".status-line")
+        choice = next(a for a in state["legal"] if a["type"] == "lay_face_up")["cards"]
+        for card in choice:
+            player.page.click(f'.hand button[data-card="{card}"]')
+        before = state["version"]
+        player.page.click("button[data-action=lay_face_up]")
+        wait_version_above(player, before)
+    wait_same_version([host, guest])
+    state = host.state()
+    assert state is not None
+    assert state["view"]["phase"] == "play"
+    mine = state["view"]["players"][host.seat() or 0]["face_up"]
+    assert len([c for c in mine if c]) == 3

@@ -95,3 +95,22 @@ def test_play_again_after_a_finished_game(people: Callable[..., Player]) -> None
         )
         player.page.wait_for_selector("#result", state="hidden")
     assert "New game" in guest.page.inner_text("#log")
+
+
+def test_chat_and_handing_the_host_role_over(people: Callable[..., Player]) -> None:
+    host = people()
+    guest = people()
+    invite = create_room(host, "palace", seats=2, name="Kati")
+    join(guest, invite, "Mati")
+    guest.page.fill("#chat-input", "<b>hei</b> kaikki")
+    guest.page.press("#chat-input", "Enter")
+    host.page.wait_for_function("() => document.querySelector('#chat').textContent.includes('kaikki')")
+    # Chat is text, never markup.
+    assert host.page.locator("#chat b", has_text="hei").count() == 0
+    assert "<b>hei</b> kaikki" in host.page.inner_text("#chat")
+    assert guest.page.locator("#host-box").is_hidden()
+    host.page.select_option("#host-controls select", str(guest.seat()))
+    host.page.click("#host-controls button[data-op=handover]")
+    guest.page.wait_for_selector("#host-box:not([hidden])")
+    host.page.wait_for_selector("#host-box", state="hidden")
+    assert guest.page.locator("#host-controls button[data-op=start]").count() == 1

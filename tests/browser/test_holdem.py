@@ -114,3 +114,21 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
         host.page.click("button[data-action=history]")
     path = download.value.path()
     assert path is not None and "wins" in Path(path).read_text()
+    # After the hand: the busted player buys in again, the other sits out and comes back.
+    wait_same_version([host, guest, spectator])
+    busted = next(p for p in (host, guest) if any(a["type"] == "rebuy" for a in legal(p)))
+    other = guest if busted is host else host
+    rebuy = next(a for a in legal(busted) if a["type"] == "rebuy")
+    busted.page.fill(".rebuy input", str(rebuy["max"]))
+    click(busted, "button[data-action=rebuy]")
+    wait_same_version([host, guest, spectator])
+    state = busted.state()
+    assert state is not None
+    assert state["view"]["players"][busted.seat() or 0]["stack"] > 0 or "buys" in busted.page.inner_text(
+        "#log"
+    )
+    click(other, "button[data-action=sit_out]")
+    other.page.wait_for_function("() => document.querySelector('#log').textContent.includes('sits out')")
+    other.page.wait_for_selector("button[data-action=sit_in]")
+    click(other, "button[data-action=sit_in]")
+    other.page.wait_for_function("() => document.querySelector('#log').textContent.includes('sits in')")

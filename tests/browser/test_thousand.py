@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Player, shoot
-from tests.browser.helpers import create_room, join, legal, wait_same_version, wait_version_above
+from tests.browser.helpers import CARD, create_room, join, legal, wait_same_version, wait_version_above, watch
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +84,10 @@ def test_thousand_deal_through_auction_talon_and_tricks(
     invite = create_room(players[0], "thousand", seats=3, name="Kati")
     join(players[1], invite, "Mati")
     join(players[2], invite, "Juku")
+    spectator = people()
+    watch(spectator, invite)
     players[0].page.click("#host-controls button[data-op=start]")
+    spectator.page.wait_for_selector(".felt.thousand")
     for player in players:
         player.page.wait_for_selector(".felt.thousand")
     wait_same_version(players)
@@ -98,6 +101,17 @@ def test_thousand_deal_through_auction_talon_and_tricks(
         if state["view"]["score_sheet"]:
             break
         (seat,) = state["to_act"]
+        if state["view"]["phase"] == "play" and "play" not in done:
+            # The hands as play starts: none of it may have reached the spectator, except the
+            # talon's cards, which were turned up for everyone.
+            wait_same_version([*players, spectator])
+            hands = {c for p in players for c in ((p.state() or {})["view"]["hand"] or [])}
+            assert len(hands) == 24
+            public = set(state["view"]["talon"]["cards"] or [])
+            received = {c for frame in spectator.frames for c in CARD.findall(frame)}
+            assert not (hands - public) & received
+            shown = spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
+            assert not (hands - public) & set(shown)
         done.append(move(by_seat[seat], opened))
         if done[-1] == "give":
             shoot(by_seat[seat], artefacts, "thousand-play")

@@ -69,12 +69,12 @@ def main(argv: list[str]) -> int:
             else:
                 message.locations = places
         if lang in TRANSLATED:
-            missing = [m.id for m in catalog if m.id and not m.string]
+            missing = [str(m.id) for m in catalog if m.id and not m.string]
             if missing:
                 missing_any = True
                 print(f"{lang}: {len(missing)} untranslated")
-                for text in missing:
-                    print(f"  {text!r}")
+                for missing_text in missing:
+                    print(f"  {missing_text!r}")
         if not check:
             path = po_path(lang)
             path.parent.mkdir(parents=True, exist_ok=True)

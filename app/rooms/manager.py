@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
 from sqlalchemy import text
@@ -65,15 +65,15 @@ class RoomManager:
         if room is not None:
             self.spawn(room.sync())
 
-    async def announce(self, conn: AsyncConnection, room_id: str) -> None:
-        """Within a transaction: tell the other instances this room changed (PostgreSQL only)."""
+    async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:
+        """Within a transaction: tell the other instances these rooms changed (PostgreSQL only)."""
         if self.listener is not None:
-            await notify(conn, self.instance, room_id)
+            await notify(conn, self.instance, room_ids)
 
     async def announce_now(self, room_id: str) -> None:
         if self.listener is not None:
             async with self.engine.begin() as conn:
-                await notify(conn, self.instance, room_id)
+                await notify(conn, self.instance, [room_id])
 
     async def commit(self, change: queries.Commit) -> None:
         """Store one room's change; returns once it is committed (raises if it was not).
@@ -103,8 +103,7 @@ class RoomManager:
         try:
             async with self.engine.begin() as conn:
                 await queries.append_many(conn, [change for change, _ in batch])
-                for room_id in {change.room_id for change, _ in batch}:
-                    await self.announce(conn, room_id)
+                await self.announce(conn, [change.room_id for change, _ in batch])
         except Exception:
             if len(batch) == 1:
                 raise
@@ -112,7 +111,7 @@ class RoomManager:
                 try:
                     async with self.engine.begin() as conn:
                         await queries.append_many(conn, [change])
-                        await self.announce(conn, change.room_id)
+                        await self.announce(conn, [change.room_id])
                 except Exception as error:
                     _settle(future, error)
                 else:

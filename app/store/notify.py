@@ -1,7 +1,8 @@
 """PostgreSQL LISTEN/NOTIFY between app instances sharing one database.
 
-After a commit that changes a room, an instance sends ``NOTIFY houserules, '<instance> <room>'``
-(inside the same transaction, so it is delivered only if the commit succeeds). Every other
+After a commit that changes a room, an instance sends ``NOTIFY houserules, '<instance> <room> <room> ...'``
+(inside the same transaction, so it is delivered only if the commit succeeds; one
+notification names up to 200 rooms). Every other
 instance that has the room loaded reloads it from the database and publishes the news to its
 own sockets. Moves stay serialised by the version check on the room row.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import text
@@ -21,9 +22,12 @@ log = logging.getLogger(__name__)
 CHANNEL = "houserules"
 
 
-async def notify(conn: AsyncConnection, instance: str, room_id: str) -> None:
-    await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": CHANNEL, "payload": f"{instance} {room_id}"})
+async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) -> None:
+    """One NOTIFY per 200 rooms (payloads stay far below PostgreSQL's 8000-byte limit)."""
+    ids = sorted(set(room_ids))
+    for start in range(0, len(ids), 200):
+        await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                           {"channel": CHANNEL, "payload": " ".join([instance, *ids[start:start + 200]])})
 
 
 class Listener:
@@ -46,9 +50,10 @@ class Listener:
                 await self.task
 
     def _receive(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        instance, _, room_id = payload.partition(" ")
-        if instance != self.instance and room_id:
-            self.on_room(room_id)
+        instance, *room_ids = payload.split(" ")
+        if instance != self.instance:
+            for room_id in room_ids:
+                self.on_room(room_id)
 
     async def _run(self) -> None:
         import asyncpg  # type: ignore[import-untyped]

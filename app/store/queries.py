@@ -11,7 +11,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import (
+    Float,
+    Integer,
+    String,
+    Table,
+    bindparam,
+    cast,
+    column,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+    values,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.store.models import ChatRow, LogRow, MemberRow, RoomRow, SheetRow, SnapshotRow
@@ -247,13 +261,21 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
              "b_status": c.room_values["status"], "b_deadline": c.room_values["deadline"]} for c in simple])
         if result.rowcount != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
-    else:
-        for c in simple:
-            result = await conn.execute(
-                update(rooms).where(rooms.c.id == c.room_id, rooms.c.version == c.expected)
-                .values(version=c.entries[-1].version, **c.room_values))
-            if result.rowcount != 1:
-                raise VersionConflict(c.room_id)
+    elif simple:
+        # One UPDATE ... FROM (VALUES ...) RETURNING for the whole batch (PostgreSQL).
+        batch = values(
+            column("b_id", String), column("b_expected", Integer), column("b_version", Integer),
+            column("b_status", String), column("b_deadline", Float), name="batch",
+        ).data([(c.room_id, c.expected, c.entries[-1].version, c.room_values["status"],
+                 c.room_values["deadline"]) for c in simple])
+        result = await conn.execute(
+            update(rooms)
+            .where(rooms.c.id == batch.c.b_id, rooms.c.version == batch.c.b_expected)
+            .values(version=batch.c.b_version, status=batch.c.b_status,
+                    deadline=cast(batch.c.b_deadline, Float))
+            .returning(rooms.c.id))
+        if len(result.all()) != len(simple):
+            raise VersionConflict(",".join(c.room_id for c in simple))
     rows = [{"room_id": c.room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
              "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
             for c in simple for e in c.entries]

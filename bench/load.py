@@ -224,7 +224,8 @@ async def run(args: argparse.Namespace, url: str) -> None:
     if cpu_server is not None and cpu_after is not None:
         per_move = (cpu_after - cpu_server) / max(1, stats.moves) * 1000
         print(f"cpu     server {(cpu_after - cpu_server) / elapsed * 100:.0f}% of a core "
-              f"({per_move:.2f} ms per move, fan-out included), load clients {cpu_client / elapsed * 100:.0f}%")
+              f"({per_move:.2f} ms per move, fan-out included), "
+              f"load clients {cpu_client / elapsed * 100:.0f}%")
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:

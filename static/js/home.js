@@ -6,7 +6,7 @@ import { lang, t, tMaybe } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
 
-const state = { games: [], game: null, form: null };
+const state = { games: [], game: null, form: null, saved: [] };
 
 
 function gameTitle(game) {
@@ -25,9 +25,66 @@ function showFieldError(id, message) {
   el.hidden = !message;
 }
 
+// The preset select holds presets ("preset:<name>") and this server's saved sheets ("sheet:<id>").
+function chosen() {
+  const [kind, ...rest] = $("#preset").value.split(":");
+  return { kind, key: rest.join(":") };
+}
+
 function presetValues() {
-  const key = $("#preset").value;
+  const { kind, key } = chosen();
+  if (kind === "sheet") {
+    const sheet = state.saved.find((s) => s.id === key);
+    return sheet ? sheet.options : {};
+  }
   return (state.game.presets || {})[key] || {};
+}
+
+function fillChoices(selected) {
+  const select = clear($("#preset"));
+  const presets = h("optgroup", { label: t("Presets") },
+    Object.keys(state.game.presets || {}).map((key) => h("option", { value: `preset:${key}` }, presetLabel(key))));
+  select.append(presets);
+  if (state.saved.length) {
+    select.append(h("optgroup", { label: t("Saved rule sheets") },
+      state.saved.map((s) => h("option", { value: `sheet:${s.id}` }, t("{name} (version {n})", { name: s.name, n: s.version })))));
+  }
+  if (selected) select.value = selected;
+}
+
+async function loadSaved(game) {
+  try {
+    const sheets = await api.sheets(game.name);
+    if (state.game !== game) return;
+    state.saved = sheets || [];
+    const current = $("#preset").value;
+    fillChoices(current);
+  } catch {
+    state.saved = [];
+  }
+}
+
+async function saveSheet() {
+  const note = $("#sheet-save-note");
+  const name = $("#sheet-name").value.trim();
+  if (!name) {
+    note.textContent = t("Give the sheet a name.");
+    return;
+  }
+  if (!state.form.validate()) return;
+  const { kind, key } = chosen();
+  const body = { game: state.game.name, name, options: state.form.values() };
+  if (kind === "preset") body.preset = key;
+  try {
+    const sheet = await api.saveSheet(body);
+    state.saved = [sheet, ...state.saved];
+    fillChoices(`sheet:${sheet.id}`);
+    note.textContent = t("Saved as “{name}”.", { name: sheet.name });
+    markChanged();
+  } catch (error) {
+    if (error.option && state.form.showError(error.option, error.message)) return;
+    note.textContent = tMaybe(`error: ${error.code}`) || error.message;
+  }
 }
 
 function markChanged() {
@@ -40,8 +97,9 @@ function markChanged() {
 function chooseGame(name) {
   const game = state.games.find((g) => g.name === name) || state.games[0];
   state.game = game;
-  const select = clear($("#preset"));
-  for (const key of Object.keys(game.presets || {})) select.append(h("option", { value: key }, presetLabel(key)));
+  state.saved = [];
+  fillChoices(null);
+  loadSaved(game);
   const { min, max } = seatBounds(game);
   const seats = $("#seats");
   seats.min = min;
@@ -90,7 +148,7 @@ async function create(event) {
     $("#sheet-details").open = true;
     return;
   }
-  const preset = $("#preset").value;
+  const { kind, key } = chosen();
   const base = presetValues();
   const all = state.form.values();
   const options = {};
@@ -100,9 +158,10 @@ async function create(event) {
   const button = $("#create-button");
   button.disabled = true;
   try {
-    const answer = await api.createRoom({
-      game: state.game.name, preset, options, seats, name, approval: $("#approval").checked,
-    });
+    const body = { game: state.game.name, options, seats, name, approval: $("#approval").checked };
+    if (kind === "sheet") body.sheet_id = key;
+    else body.preset = key;
+    const answer = await api.createRoom(body);
     rememberName(name);
     saveSeat(answer.room, { token: answer.token, seat: answer.seat, name });
     window.location.assign(answer.invite || `/r/${answer.room}`);
@@ -142,6 +201,7 @@ async function start() {
     markChanged();
   });
   $("#create-room").addEventListener("submit", create);
+  $("#save-sheet").addEventListener("click", saveSheet);
 }
 
 start();

@@ -27,7 +27,7 @@ def create_room(
     page.wait_for_selector("#create-fields:not([hidden])")
     page.check(f"#game-{game}")
     if preset:
-        page.select_option("#preset", value=preset)
+        page.select_option("#preset", value=f"preset:{preset}")
     if options:
         page.click("#sheet-details summary")
     for option, value in (options or {}).items():

@@ -64,3 +64,30 @@ def test_room_texts_follow_the_language_and_the_sheet_prints(
     sheet.emulate_media(media="print")
     assert sheet.locator(".topbar").is_hidden()
     shoot(Player(host.context, sheet), artefacts, "palace-sheet")
+
+
+def test_a_saved_rule_sheet_can_be_chosen_for_a_new_room(people: Callable[..., Player]) -> None:
+    host = people()
+    page = host.page
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check("#game-palace")
+    page.click("#sheet-details summary")
+    page.uncheck("#opt-voluntary_pick_up")
+    page.fill("#sheet-name", "Friday rules")
+    page.click("#save-sheet")
+    page.wait_for_function("() => document.querySelector('#preset').value.startsWith('sheet:')")
+    assert "Friday rules" in page.inner_text("#sheet-save-note")
+    # A fresh page offers the saved sheet beside the presets, and a room made from it keeps the change.
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.wait_for_selector("#preset optgroup option[value^='sheet:']", state="attached")
+    value = page.eval_on_selector("#preset optgroup option[value^='sheet:']", "o => o.value")
+    page.select_option("#preset", value=value)
+    assert not page.is_checked("#opt-voluntary_pick_up")
+    page.fill("#seats", "2")
+    page.fill("#host-name", "Kati")
+    page.click("#create-button")
+    page.wait_for_selector("#play:not([hidden])")
+    sheet = page.evaluate("() => window.houserules.room.sheet")
+    assert sheet["voluntary_pick_up"] is False

@@ -290,8 +290,10 @@ export function mount(root, ctx) {
 
   return {
     update(state) {
+      // The room redraws the table on presence changes too: take each state's events once.
+      const fresh = state !== ui.state;
       ui.state = state;
-      for (const event of state.events || []) {
+      for (const event of fresh ? state.events || [] : []) {
         ui.history.push(event);
         if (event.type === "show") {
           ui.shownNames = ui.shownNames || {};

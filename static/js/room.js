@@ -253,7 +253,12 @@ async function onState(message) {
   renderResult(message.outcome);
   renderHost();
   renderTimer(message);
-  document.body.classList.toggle("my-turn", session.seat !== null && (message.to_act || []).includes(session.seat));
+  document.body.classList.toggle("my-turn", session.seat !== null && waitingFor(message).includes(session.seat));
+}
+
+// Whom the table waits for, as a game may say publicly (view.waiting_for), else to_act.
+function waitingFor(message) {
+  return (message.view && message.view.waiting_for) || message.to_act || [];
 }
 
 // The turn timer: the server sends the deadline in Unix seconds; the page counts down to it.
@@ -265,7 +270,7 @@ function renderTimer(message) {
     box.hidden = true;
     return;
   }
-  const acting = message.to_act || [];
+  const acting = waitingFor(message);
   const tick = () => {
     const left = Math.max(0, Math.ceil(message.deadline - Date.now() / 1000));
     const mine = session.seat !== null && acting.includes(session.seat);

@@ -75,8 +75,15 @@ export function mount(root, ctx) {
     return ui.legal.filter((a) => a.type === type);
   }
 
+  // Whom the table waits for: the view's public "waiting_for" (to_act may also name seats that could
+  // cut in out of turn, which would hint at their cards), else the room's to_act.
+  function waitingFor() {
+    const view = ui.state.view || {};
+    return view.waiting_for || ui.state.to_act || [];
+  }
+
   function myTurn() {
-    return ctx.seat !== null && (ui.state.to_act || []).includes(ctx.seat);
+    return ctx.seat !== null && waitingFor().includes(ctx.seat);
   }
 
   function handCards() {
@@ -191,14 +198,14 @@ export function mount(root, ctx) {
     }
     if (m.decision === "burn" && myTurn()) return t("Burn the pile with your 10, or leave it?");
     if (m.decision === "drawn" && myTurn()) return t("Play the card you drew, or pick up the pile.");
-    const acting = s.to_act || [];
+    const acting = waitingFor();
     if (myTurn()) return t("Your turn.");
     if (acting.length === 1) return t("{name}'s turn.", { name: ctx.seatName(acting[0]) });
     return "";
   }
 
   function opponent(p) {
-    const isTurn = (ui.state.to_act || []).includes(p.seat) && ui.model.phase !== "swap";
+    const isTurn = waitingFor().includes(p.seat) && ui.model.phase !== "swap";
     const slots = [];
     for (let i = 0; i < Math.max(p.faceUp.length, p.faceDown.length, 3); i += 1) {
       const up = p.faceUp[i];

@@ -8,6 +8,7 @@ acknowledge and publish. A refused or failed change leaves memory and database a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -376,6 +377,14 @@ class Room:
             try:
                 await self._commit([entry], state)
             except Exception as error:
+                # An id too old for the reply cache hits the log's unique index: answer as before.
+                applied = None
+                if not isinstance(error, VersionConflict) and sub.member_id is not None:
+                    with contextlib.suppress(Exception):
+                        applied = await queries.find_msg(self.manager.engine, self.id, sub.member_id, msg_id)
+                if applied is not None:
+                    self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": applied})
+                    return
                 await self._recover(sub, msg_id, error)
                 return
             self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})

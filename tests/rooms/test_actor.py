@@ -53,8 +53,9 @@ async def _manager(engine: AsyncEngine, **settings: Any) -> RoomManager:
     return manager
 
 
-async def _table(manager: RoomManager, players: int, **options: Any) -> tuple[Room, list[Recorder]]:
-    made = await manager.create_room("palace", name="Kati", seats=players, preset="palace", options=options)
+async def _table(manager: RoomManager, players: int, preset: str = "palace", **options: Any
+                 ) -> tuple[Room, list[Recorder]]:
+    made = await manager.create_room("palace", name="Kati", seats=players, preset=preset, options=options)
     room = await manager.get(made["room"])
     tokens = [made["token"]] + [(await room.join(f"P{i}", None))["token"] for i in range(1, players)]
     subs = []
@@ -180,3 +181,21 @@ async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None
                 await manager.stop()
             for eng in engines:
                 await eng.dispose()
+
+
+async def test_an_id_older_than_the_reply_cache_is_still_applied_once(engine: AsyncEngine) -> None:
+    manager = await _manager(engine)
+    room, subs = await _table(manager, 2, "hiina-turakas")
+    seat = room.game.to_act(room.state)[0]
+    action = next(a for a in room.game.legal_actions(room.state, seat) if a["type"] == "swap")
+    await room.act(subs[seat], "old-id", action, None)
+    first = subs[seat].last("ack")
+    room.replies.clear()  # as if many later messages had pushed it out
+    # Sent again while that seat may still move (more swaps are allowed in the swap phase: P4).
+    others = room.game.legal_actions(room.state, seat)
+    await room.act(subs[seat], "old-id", others[0], None)
+    assert subs[seat].messages[-1] == first
+    entries = await queries.log_since(engine, room.id, 0)
+    assert [e.msg_id for e in entries].count("old-id") == 1
+    assert room.version == first["version"]
+    await manager.stop()

@@ -236,8 +236,10 @@ export function mount(root, ctx) {
 
   function center() {
     const m = ui.model;
-    const pile = m.pileTop
-      ? cardEl(m.pileTop, { extra: { class: "pile-top" } })
+    // The top cards fanned, so runs toward four of a kind (P16) and 8s over the active card (P13) show.
+    const shown = m.pileCards.slice(-4);
+    const pile = shown.length
+      ? h("div", { class: "pile-fan" }, shown.map((c, i) => cardEl(c, { extra: { class: i === shown.length - 1 ? "pile-top" : "" } })))
       : h("span", { class: "empty-slot" }, t("empty"));
     const activeNote = m.active && m.pileTop && m.active !== m.pileTop
       ? h("div", { class: "active-card" }, h("span", { class: "muted" }, t("Active card under the 8s:")), cardEl(m.active, { extra: { class: "small" } }))

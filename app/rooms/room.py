@@ -578,8 +578,12 @@ class Room:
                            "audience": None}])
         await self._commit([entry], state, snapshot=True, seats=renumber,
                            room_values={"game_no": game_no, "players": players, "deal_version": version})
+        moved = {m for m, seat in renumber.items() if self.members[m].seat != seat}
         for member_id, seat in renumber.items():
             self.members[member_id].seat = seat
+        for sub in list(self.subscribers):
+            if sub.member_id in moved:
+                sub.send(_dumps(self.welcome_message(sub)))
         return [entry]
 
     async def _host_start(self, args: dict[str, Any]) -> list[LogEntry]:

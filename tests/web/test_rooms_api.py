@@ -167,3 +167,23 @@ async def test_the_sheet_can_change_in_the_lobby_only(server: ServerProcess) -> 
     assert httpx.get(f"{server.http}/api/rooms/{room}").json()["sheet"]["turn_timer_seconds"] == 45
     for client in players:
         await client.close()
+
+
+async def test_a_deal_seats_the_players_without_holes(server: ServerProcess) -> None:
+    made = post(
+        server, "/api/rooms", {"game": "palace", "name": "Kati", "seats": 5, "preset": "palace"}
+    ).json()
+    joined = post(server, f"/api/rooms/{made['room']}/join", {"name": "Mati", "seat": 3}).json()
+    host = Client(server.ws, made["room"], made["token"])
+    late = Client(server.ws, made["room"], joined["token"])
+    await host.connect()
+    assert (await late.connect())["seat"] == 3
+    assert (await host.host("start"))["type"] == "ack"
+    again = await late.expect("welcome")
+    assert again["seat"] == 1
+    state = await late.wait_state(lambda s: s["view"] is not None)
+    assert state["view"]["you"] == 1 and state["view"]["seats"] == 2
+    info = httpx.get(f"{server.http}/api/rooms/{made['room']}").json()
+    assert [(s["seat"], s["name"]) for s in info["seats"] if s["name"]] == [(0, "Kati"), (1, "Mati")]
+    for client in (host, late):
+        await client.close()

@@ -9,6 +9,7 @@ page carries that language's message catalogue as JSON so scripts render their t
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.types import Scope
 
 from app.web import i18n
 
@@ -36,8 +38,28 @@ CSP = (
     "frame-ancestors 'none'; form-action 'self'"
 )
 
+
+class VersionedStatic(StaticFiles):
+    """Static files: a URL with ``?v=<content hash>`` never changes and is cached for a year; the
+    plain URLs that ES modules import each other by are revalidated on every use (ETag), so a
+    changed module is never run stale next to a fresh one."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        versioned = b"v=" in scope.get("query_string", b"")
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if versioned else "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
 router = APIRouter(include_in_schema=False)
-router.mount("/static", StaticFiles(directory=STATIC), name="static")
+router.mount("/static", VersionedStatic(directory=STATIC), name="static")
 
 _env = Environment(
     loader=FileSystemLoader(TEMPLATES),

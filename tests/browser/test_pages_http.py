@@ -90,11 +90,23 @@ def test_the_catalogue_is_embedded_safely_and_served_as_json(client: TestClient)
     assert client.get("/i18n/xx.json").status_code == 404
 
 
-def test_static_files_carry_a_content_hash_and_exist(client: TestClient) -> None:
+def test_static_files_are_cached_by_content_hash_and_revalidated_otherwise(client: TestClient) -> None:
     page = client.get("/")
-    for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text):
+    entry = re.findall(
+        r'<(?:link rel="stylesheet"|script type="module") (?:href|src)="(/static/[^"]+)"', page.text
+    )
+    assert len(entry) == 2
+    for url in entry:
         assert re.search(r"\?v=[0-9a-f]{10}$", url), url
-        assert client.get(url).status_code == 200
+        answer = client.get(url)
+        assert answer.status_code == 200
+        assert "immutable" in answer.headers["cache-control"]
+    # Modules import each other by plain URL: those are always revalidated, never used stale.
+    for url in re.findall(r'rel="modulepreload" href="(/static/[^"]+)"', page.text):
+        answer = client.get(url)
+        assert answer.status_code == 200
+        assert answer.headers["cache-control"] == "no-cache"
+        assert answer.headers["content-type"].startswith(("text/javascript", "application/javascript"))
 
 
 def test_every_text_of_pages_and_scripts_is_translated() -> None:

@@ -342,6 +342,9 @@ function renderRoom() {
     you ? h("span", { class: "tag" }, t("you")) : null,
     seat.name ? h("span", { class: "visually-hidden" }, seat.connected ? t("connected") : t("not connected")) : null));
   }
+  // A spectator may still take a free seat.
+  const free = (room.seats || []).some((s) => s.free);
+  $("#take-seat").hidden = !(session.seat === null && !session.token && free);
   const watching = room.spectators || 0;
   $("#watchers").textContent = watching === 1 ? t("1 watching") : t("{n} watching", { n: watching });
   const lobby = room.status === "lobby";
@@ -536,6 +539,7 @@ async function join(event) {
       saveSeat(roomId, { token: answer.token, seat: answer.seat, name });
     }
     session.closedByUs = false;
+    dropSocket();
     connect();
   } catch (error) {
     const box = $("#join-error");
@@ -556,6 +560,23 @@ function watch() {
   session.token = null;
   session.closedByUs = false;
   connect();
+}
+
+// Leave the spectator's socket quietly (its close handler sees it was replaced and does not reconnect).
+function dropSocket() {
+  const old = session.socket;
+  session.socket = null;
+  if (old) old.close();
+}
+
+async function takeSeat() {
+  dropSocket();
+  try {
+    session.info = await api.room(roomId);
+  } catch {
+    // keep what we knew
+  }
+  showJoin(null);
 }
 
 // ---- keyboard help ----------------------------------------------------------------------------
@@ -626,6 +647,7 @@ async function start() {
   $("#keys-button").addEventListener("click", () => toggleKeys());
   $("#join-form").addEventListener("submit", join);
   $("#watch-button").addEventListener("click", watch);
+  $("#take-seat").addEventListener("click", takeSeat);
   $("#chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("#chat-input");

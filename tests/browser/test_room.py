@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Player, ServerProcess
-from tests.browser.helpers import create_room, join, wait_same_version
+from tests.browser.helpers import create_room, join, wait_same_version, watch
 
 pytestmark = pytest.mark.browser
 
@@ -114,3 +114,18 @@ def test_chat_and_handing_the_host_role_over(people: Callable[..., Player]) -> N
     guest.page.wait_for_selector("#host-box:not([hidden])")
     host.page.wait_for_selector("#host-box", state="hidden")
     assert guest.page.locator("#host-controls button[data-op=start]").count() == 1
+
+
+def test_a_spectator_can_take_a_free_seat(people: Callable[..., Player]) -> None:
+    host = people()
+    visitor = people()
+    invite = create_room(host, "palace", seats=2, name="Kati")
+    watch(visitor, invite)
+    assert visitor.seat() is None
+    visitor.page.click("#take-seat")
+    visitor.page.wait_for_selector("#join:not([hidden])")
+    visitor.page.fill("#join-name", "Mati")
+    visitor.page.click("#join-button")
+    visitor.page.wait_for_function("() => window.houserules.seat === 1")
+    host.page.wait_for_function("() => window.houserules.room.spectators === 0")
+    assert "Mati" in host.page.inner_text("#people")

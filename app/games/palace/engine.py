@@ -190,12 +190,7 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
 
 def _goes_out_on_special(t: Table, p: Player, rank: str, count: int) -> bool:
     """P23: would playing ``count`` cards of ``rank`` leave this player with nothing at all?"""
-    return (
-        t.sheet.no_out_on_special
-        and rank in NO_OUT_RANKS
-        and not t.stock
-        and p.card_count() == count
-    )
+    return t.sheet.no_out_on_special and rank in NO_OUT_RANKS and not t.stock and p.card_count() == count
 
 
 def _held(hand: tuple[str, ...], cards: list[str]) -> bool:
@@ -387,6 +382,11 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
 
 
 def to_act(t: Table) -> list[int]:
+    """Every seat with a move now: the seat on turn and any seat with an out-of-turn move.
+
+    The out-of-turn part tells what a seat holds, so it is for the server and bots only; the
+    public "whom do we wait for" is the view's ``waiting_for``.
+    """
     if t.phase == "over":
         return []
     if t.phase == "swap":
@@ -432,8 +432,21 @@ class _Move:
     """A mutable working copy of a table for one move; ``freeze`` gives the new table."""
 
     __slots__ = (
-        "add_cards", "add_seat", "burned", "decision", "drawn", "events", "idle", "out", "phase",
-        "pile", "players", "reason", "sheet", "stock", "turn",
+        "add_cards",
+        "add_seat",
+        "burned",
+        "decision",
+        "drawn",
+        "events",
+        "idle",
+        "out",
+        "phase",
+        "pile",
+        "players",
+        "reason",
+        "sheet",
+        "stock",
+        "turn",
     )
 
     def __init__(self, t: Table) -> None:
@@ -660,7 +673,7 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         m.add_seat = None
         m.add_cards = ()
     _HANDLERS[kind](t, m, seat, action)
-    if m.phase == "play":
+    if m.phase == "play" and t.phase == "play":
         m.idle = 0 if _progress_of(m) != before else t.idle + 1
         if m.idle >= t.sheet.stalemate_moves:
             m.end("stalemate")

@@ -39,6 +39,15 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
         "you": you,
         "phase": t.phase,
         "turn": t.turn if t.phase == "play" else None,
+        # Whom the table waits for, as everyone may know it. ``to_act`` also names seats that could
+        # cut in, add or lay a four, which would tell what they hold: it stays on the server.
+        "waiting_for": (
+            [s for s, p in enumerate(t.players) if not p.ready]
+            if t.phase == "swap"
+            else [t.turn]
+            if t.phase == "play"
+            else []
+        ),
         "decision": t.decision,
         "hand": list(t.players[you].hand) if you is not None else None,
         "players": players,

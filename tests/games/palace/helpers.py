@@ -8,7 +8,7 @@ from typing import Any
 
 from app.games.base import Event
 from app.games.palace import PRESETS, RuleSheet, game
-from app.games.palace.table import Table
+from app.games.palace.table import Table, sort_cards
 
 
 def table_deck(
@@ -59,8 +59,17 @@ def start(
 
 def play(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
     """Apply a move that must be legal, checking the one-source rule on the way."""
-    assert dict(action) in game.legal_actions(t, seat), (action, game.legal_actions(t, seat))
+    legal = [_norm(a) for a in game.legal_actions(t, seat)]
+    assert _norm(action) in legal, (action, legal)
     return game.apply(t, seat, action)
+
+
+def _norm(action: Mapping[str, Any]) -> dict[str, Any]:
+    """An action with its cards in hand order, so a test may name them in any order."""
+    out = dict(action)
+    if isinstance(out.get("cards"), list):
+        out["cards"] = list(sort_cards(out["cards"]))
+    return out
 
 
 def kinds(events: list[Event]) -> list[str]:
@@ -94,4 +103,26 @@ def known_is_subset(t: Table) -> bool:
     return all(not (Counter(p.known) - Counter(p.hand)) for p in t.players)
 
 
-__all__ = ["PRESETS", "all_cards", "kinds", "play", "sheet", "start", "table_deck", "visible_cards"]
+__all__ = ["PRESETS", "all_cards", "deal", "kinds", "play", "sheet", "start", "table_deck", "visible_cards"]
+
+
+DOWN = ("4c", "5c", "6c")  # filler face-down cards for scenarios that never reach them
+UP = ("Jc", "Qc", "Kc")  # filler face-up cards
+
+
+def deal(
+    hands: Sequence[Sequence[str]],
+    *,
+    face_up: Sequence[Sequence[str]] | None = None,
+    face_down: Sequence[Sequence[str]] | None = None,
+    stock: Sequence[str] = (),
+    preset: str = "hiina-turakas",
+    **options: Any,
+) -> Table:
+    """A 3-3-3 table in play from a fixed deck; by default seat 0 opens on an empty pile."""
+    options.setdefault("opening", "left_of_dealer")
+    s = sheet(preset, **options)
+    n = len(hands)
+    ups = face_up if face_up is not None else [UP] * n
+    downs = face_down if face_down is not None else [DOWN] * n
+    return start(s, downs, hands, ups, stock)

@@ -1,0 +1,103 @@
+"""The Game surface as rooms and bots use it: registry, schema, to_act, timeouts, purity."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from app.games import get
+from app.games.palace import PRESETS, game
+from tests.games.palace.helpers import deal, play, sheet, table_deck
+
+
+def test_registered_under_its_name() -> None:
+    assert get("palace") is game
+    assert set(game.titles) == {"en", "et", "fi"}
+    assert set(game.presets) == {"hiina-turakas", "china-hand", "palace"}
+
+
+def test_sheet_schema_is_json_with_three_languages() -> None:
+    schema = game.sheet_schema()
+    json.dumps(schema)
+    assert schema["properties"]["low_card"]["enum"] == ["7", "9", "none"]
+    for prop in schema["properties"].values():
+        assert prop["description"] == prop["i18n"]["en"]
+        assert all(prop["i18n"][lang] for lang in ("en", "et", "fi"))
+
+
+def test_swap_phase_to_act_waiting_for_and_timeouts() -> None:
+    t = game.new(sheet(), 3, seed="swap")
+    assert game.to_act(t) == [0, 1, 2] and game.view(t, None)["waiting_for"] == [0, 1, 2]
+    assert game.view(t, 0)["turn"] is None and game.view(t, 0)["phase"] == "swap"
+    assert game.timeout_action(t, 1) == {"type": "ready"}
+    t, _ = play(t, 1, {"type": "ready"})
+    assert game.to_act(t) == [0, 2] and game.timeout_action(t, 1) is None
+
+
+def test_timeout_lays_the_three_highest_when_choosing_from_six() -> None:
+    deck = table_deck(
+        [["2c", "3c", "4c"], ["2d", "3d", "4d"]],
+        [["5c", "Ac", "7c", "Qc", "9c", "Kc"], ["5d", "6d", "7d", "Qd", "Kd", "Ad"]],
+        None,
+        ["9s", "9h"],
+    )
+    t = game.new(PRESETS["palace"], 2, deck=deck)
+    assert game.timeout_action(t, 0) == {"type": "lay_face_up", "cards": ["Qc", "Kc", "Ac"]}
+
+
+def test_timeouts_in_play() -> None:
+    t = deal([["9c", "4h", "5h"], ["Ks", "3d", "2s"]], stock=["Ac", "6c"], voluntary_pick_up=False)
+    # Must play: the lowest legal play.
+    assert game.timeout_action(t, 0) == {"type": "play", "cards": ["4h"]}
+    assert game.timeout_action(t, 1) is None
+    t2 = deal([["5c", "4h", "Ah"], ["Ts", "3d", "Ks"]], stock=["6c", "6d"])
+    t2, _ = play(t2, 0, {"type": "play", "cards": ["5c"]})
+    t2, _ = play(t2, 1, {"type": "play", "cards": ["Ts"]})
+    assert game.timeout_action(t2, 1) == {"type": "keep"}
+    t3 = deal([["9c", "4h", "5h"], ["3s", "3d", "4s"]], stock=["Ac", "6c"])
+    t3, _ = play(t3, 0, {"type": "play", "cards": ["9c"]})
+    assert game.timeout_action(t3, 1) == {"type": "draw"}
+    t3, _ = play(t3, 1, {"type": "draw"})
+    assert game.timeout_action(t3, 1) == {"type": "pick_up"}
+
+
+def test_view_is_json_and_complete_for_a_browser_table() -> None:
+    t = game.new(PRESETS["hiina-turakas"], 4, seed="table")
+    for seat in range(4):
+        t, _ = game.apply(t, seat, {"type": "ready"})
+    v = game.view(t, 2)
+    json.dumps(v)
+    assert v["hand"] == sorted(v["hand"], key=lambda c: ("23456789TJQKA".index(c[0]), c[1]))
+    assert {
+        "phase",
+        "turn",
+        "waiting_for",
+        "decision",
+        "hand",
+        "players",
+        "pile",
+        "active",
+        "next_card",
+        "stock",
+        "burned",
+    } <= set(v)
+    assert v["stock"] == 52 - 36 - 1 and len(v["pile"]) == 1 and v["turn"] == 0
+    assert {"hand_size", "face_up", "face_down", "face_down_count", "known_hand", "out"} <= set(
+        v["players"][0]
+    )
+
+
+def test_engine_imports_nothing_outside_the_games_package() -> None:
+    root = Path(__file__).resolve().parents[3] / "app" / "games" / "palace"
+    allowed = {"__future__", "collections", "dataclasses", "itertools", "typing", "pydantic"}
+    for path in root.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.startswith("app.games") or name.split(".")[0] in allowed, (path.name, name)

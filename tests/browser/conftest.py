@@ -151,6 +151,7 @@ class Player:
     context: Any
     page: Any
     frames: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     def state(self) -> dict[str, Any] | None:
         result: dict[str, Any] | None = self.page.evaluate(
@@ -182,12 +183,16 @@ def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
             ws.on("framereceived", lambda payload: player.frames.append(str(payload)))
 
         page.on("websocket", on_socket)
+        page.on("pageerror", lambda error: player.errors.append(str(error)))
         made.append(player)
         return player
 
     yield make
+    errors = [error for player in made for error in player.errors]
     for player in made:
         player.context.close()
+    # Every script error in any page fails the test that caused it.
+    assert not errors, f"uncaught script errors: {errors}"
 
 
 @pytest.fixture(scope="session")

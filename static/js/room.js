@@ -19,7 +19,6 @@ const session = {
   host: false,
   token: null,
   socket: null,
-  everOpen: false,
   retry: 0,
   version: null,
   state: null, // last "state" message
@@ -112,7 +111,8 @@ function connect() {
     receive(message);
   });
   socket.addEventListener("close", (event) => {
-    if (event.code === 4403 || event.code === 1008) session.closedByUs = session.closedByUs || event.code === 4403;
+    // 4403: kicked or refused by the host; the token is dead, so there is nothing to come back to.
+    if (event.code === 4403) session.closedByUs = true;
     clearInterval(session.pingTimer);
     for (const [, waiter] of session.pending) waiter.reject({ code: "offline", message: t("Connection lost. Reconnecting…") });
     session.pending.clear();
@@ -140,7 +140,6 @@ function receive(message) {
       showJoin(message.type === "kicked" ? t("The host removed you from the room.") : t("The host did not approve your request."));
       break;
     case "welcome":
-      session.everOpen = true;
       setBanner(false);
       document.body.classList.remove("offline");
       session.seat = message.seat ?? null;

@@ -186,10 +186,12 @@ class Room:
             return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
                     "legal": [], "to_act": [], "deadline": None, "events": events, "outcome": None}
         outcome = self.game.outcome(state)
-        to_act = [] if outcome is not None else list(self.game.to_act(state))
+        to_act = [] if outcome is not None else self.game.to_act(state)
         legal = self.game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+        # ``to_act`` may name seats that could move out of turn, which tells what they hold: each
+        # connection learns only about itself. Whom the table waits for is the game's view's business.
         return {"type": "state", "version": self.version, "game_no": self.game_no,
-                "view": self.game.view(state, seat), "legal": legal, "to_act": to_act,
+                "view": self.game.view(state, seat), "legal": legal, "to_act": [seat] if legal else [],
                 "deadline": self.deadline, "events": events,
                 "outcome": None if outcome is None else outcome.to_json()}
 

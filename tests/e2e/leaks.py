@@ -40,7 +40,8 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
 
 def check_no_leaks(clients: list[Client], states: dict[int, Any],
                    visible: Callable[[Any, int | None], set[str]]) -> int:
-    """Asserts that no received message leaks a card; returns how many messages were checked."""
+    """Asserts that no received message leaks a card (or another seat's chance to move out of
+    turn); returns how many messages were checked."""
     checked = 0
     for client in clients:
         for item in client.received:
@@ -48,6 +49,8 @@ def check_no_leaks(clients: list[Client], states: dict[int, Any],
             covered = {item.known}
             if message["type"] == "state":
                 covered = {message["version"], *(e["version"] for e in message.get("events", []))}
+                # Who may move out of turn tells what they hold: a socket hears only of its own seat.
+                assert set(message["to_act"]) <= {client.seat}, message["to_act"]
             allowed: set[str] = set()
             for version in covered:
                 for at in (version - 1, version):

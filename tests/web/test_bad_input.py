@@ -60,7 +60,7 @@ async def table(server: ServerProcess) -> AsyncIterator[Table]:
     for client in players + watchers:
         await client.wait_state(lambda s: s["view"] is not None)
     # Play past the swap phase, so exactly one seat is to act.
-    while len(players[0].state["to_act"]) != 1:  # type: ignore[index]
+    while players[0].state["view"]["phase"] == "swap":  # type: ignore[index]
         mover = next(p for p in players if p.state and p.state["legal"])
         ready = [a for a in mover.state["legal"] if a["type"] != "swap"] or mover.state["legal"]  # type: ignore[index]
         reply = await mover.act(ready[0])

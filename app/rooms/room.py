@@ -124,7 +124,8 @@ class Room:
             if entry.kind == "deal":
                 state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
             else:
-                state, _ = self.game.apply(state, entry.seat, entry.action)  # type: ignore[arg-type]
+                assert entry.seat is not None, "a move is made by a seat"
+                state, _ = self.game.apply(state, entry.seat, entry.action)
         self.state: Any = state
         self.moves_since_snapshot = len(record.tail)
         for member_id, msg_id, version in reversed(record.recent_msgs):
@@ -559,6 +560,10 @@ class Room:
             else:
                 await self._announce()
 
+    def _request_arg(self, args: Mapping[str, Any]) -> Member | None:
+        request = args.get("request")
+        return self.members.get(request) if isinstance(request, int) else None
+
     def _seat_arg(self, args: Mapping[str, Any]) -> int:
         seat = args.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -613,7 +618,7 @@ class Room:
         return None
 
     async def _host_approve(self, args: dict[str, Any]) -> None:
-        member = self.members.get(args.get("request"))  # type: ignore[arg-type]
+        member = self._request_arg(args)
         if member is None or member.status != "pending":
             raise RoomError("unknown_request", "There is no such request to join.")
         free = self.free_seats()
@@ -634,7 +639,7 @@ class Room:
         return None
 
     async def _host_reject(self, args: dict[str, Any]) -> None:
-        member = self.members.get(args.get("request"))  # type: ignore[arg-type]
+        member = self._request_arg(args)
         if member is None or member.status != "pending":
             raise RoomError("unknown_request", "There is no such request to join.")
         await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)

@@ -33,6 +33,7 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
         if entry.kind == "deal":
             state = game.new(sheet, entry.action["players"], seed=entry.action["seed"])
         else:
+            assert entry.seat is not None
             state, _ = game.apply(state, entry.seat, entry.action)
         states[entry.version] = state
     return states

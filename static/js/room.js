@@ -221,6 +221,8 @@ function ensureTable(game) {
         notice,
         room: () => session.room,
         info: () => session.info,
+        token: () => session.token,
+        roomId,
       });
       tableLoading = null;
       return session.table;

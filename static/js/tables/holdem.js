@@ -262,10 +262,29 @@ export function mount(root, ctx) {
     return t("{name}'s turn.", { name: ctx.seatName(hand.actor) });
   }
 
-  function downloadHistory() {
+  // The server's hand history in PHH (hole cards this seat saw only) when it offers one; else the
+  // hands as this page's log told them.
+  async function downloadHistory() {
+    const token = ctx.token();
+    if (token) {
+      try {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(ctx.roomId)}/history`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        if (response.ok) {
+          save(await response.blob(), "holdem-hands.phh");
+          return;
+        }
+      } catch {
+        // fall back to the log below
+      }
+    }
     const lines = ui.history.map((e) => describeEvent(e, ctx.seatName) || e.type);
-    const blob = new Blob([`${lines.join("\n")}\n`], { type: "text/plain;charset=utf-8" });
-    const link = h("a", { href: URL.createObjectURL(blob), download: "holdem-hands.txt" });
+    save(new Blob([`${lines.join("\n")}\n`], { type: "text/plain;charset=utf-8" }), "holdem-hands.txt");
+  }
+
+  function save(blob, name) {
+    const link = h("a", { href: URL.createObjectURL(blob), download: name });
     document.body.append(link);
     link.click();
     setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);

@@ -20,7 +20,8 @@ ALLOWED = "https://friends.example"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("web"), HOUSERULES_ALLOWED_ORIGINS=ALLOWED).start()
+    proc = ServerProcess(tmp_path_factory.mktemp("web"), HOUSERULES_ALLOWED_ORIGINS=ALLOWED,
+                         HOUSERULES_HELLO_TIMEOUT="1").start()
     try:
         yield proc
     finally:
@@ -223,6 +224,14 @@ async def test_the_first_message_must_be_hello(table: Table) -> None:
     await client.send({"type": "ping", "id": "p"})
     assert (await client.expect("error"))["code"] == "hello_first"
     assert await client.wait_closed() == 1008
+
+
+async def test_a_silent_socket_is_closed_after_the_hello_timeout(table: Table) -> None:
+    ws = await websockets.connect(f"{table.server.ws}/ws/{table.room}")
+    with pytest.raises(websockets.ConnectionClosed):
+        await asyncio.wait_for(ws.recv(), 5)
+    assert ws.close_code == 1008
+    await _still_serving(table, table.watcher)
 
 
 async def test_an_unknown_room_is_refused(server: ServerProcess) -> None:

@@ -4,6 +4,7 @@
 import { api, loadSeat, saveSeat, forgetSeat, lastName, rememberName } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe } from "./i18n.js";
+import { buildSheetForm } from "./schemaform.js";
 
 const TABLES = {
   palace: () => import("./tables/palace.js"),
@@ -352,11 +353,43 @@ function renderRoom() {
   $("#lobby").hidden = !lobby;
   document.body.dataset.status = room.status || "";
   if (lobby) renderLobbySeats();
+  renderLobbySheet(lobby);
   const me = (room.seats || []).find((s) => s.seat === session.seat);
   if (me) session.host = Boolean(me.host);
   document.body.classList.toggle("is-host", session.host);
   renderHost();
   if (session.state && session.table) session.table.update(session.state);
+}
+
+// In the lobby the host may still change the rules (P24: never once dealt).
+let lobbyForm = null;
+function renderLobbySheet(lobby) {
+  const box = $("#lobby-sheet");
+  const schema = session.gameInfo && session.gameInfo.schema;
+  box.hidden = !(lobby && session.host && schema);
+  if (box.hidden) return;
+  if (!lobbyForm) {
+    lobbyForm = buildSheetForm($("#lobby-sheet-form"), schema, session.room.sheet || {}, {
+      onChange: () => { $("#lobby-sheet-note").hidden = true; },
+    });
+  }
+}
+
+async function saveLobbySheet() {
+  const errorBox = $("#lobby-sheet-error");
+  errorBox.hidden = true;
+  lobbyForm.clearErrors();
+  if (!lobbyForm.validate()) return;
+  try {
+    await send({ type: "host", op: "sheet", options: lobbyForm.values() });
+    $("#lobby-sheet-note").hidden = false;
+  } catch (error) {
+    const text = error.code === "invalid_sheet" ? error.message : errorText(error.code, error.message);
+    if (!(error.option && lobbyForm.showError(error.option, text))) {
+      errorBox.textContent = text;
+      errorBox.hidden = false;
+    }
+  }
 }
 
 function renderLobbySeats() {
@@ -649,6 +682,7 @@ async function start() {
   $("#join-form").addEventListener("submit", join);
   $("#watch-button").addEventListener("click", watch);
   $("#take-seat").addEventListener("click", takeSeat);
+  $("#lobby-sheet-save").addEventListener("click", saveLobbySheet);
   $("#chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("#chat-input");

@@ -129,3 +129,22 @@ def test_a_spectator_can_take_a_free_seat(people: Callable[..., Player]) -> None
     visitor.page.wait_for_function("() => window.houserules.seat === 1")
     host.page.wait_for_function("() => window.houserules.room.spectators === 0")
     assert "Mati" in host.page.inner_text("#people")
+
+
+def test_the_host_changes_the_rules_in_the_lobby(people: Callable[..., Player]) -> None:
+    host = people()
+    guest = people()
+    invite = create_room(host, "palace", seats=2, name="Kati")
+    join(guest, invite, "Mati")
+    assert guest.page.locator("#lobby-sheet").is_hidden()
+    host.page.click("#lobby-sheet summary")
+    host.page.uncheck("#opt-eight_transparent")
+    host.page.click("#lobby-sheet-save")
+    host.page.wait_for_selector("#lobby-sheet-note:not([hidden])")
+    guest.page.wait_for_function("() => window.houserules.room.sheet.eight_transparent === false")
+    # An impossible sheet is refused and the reason shown.
+    host.page.select_option("#opt-deck", value='"36"')
+    host.page.click("#lobby-sheet-save")
+    refusal = host.page.locator("#lobby-sheet .field-error:visible, #lobby-sheet-error:visible")
+    refusal.first.wait_for()
+    assert "36" in refusal.first.inner_text()

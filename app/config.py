@@ -21,8 +21,9 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("DATABASE_URL", "HOUSERULES_DATABASE_URL")
     )
     data_dir: Path = Path("data")
-    host: str = Field("127.0.0.1", validation_alias=AliasChoices("HOST", "HOUSERULES_HOST"))
-    port: int = Field(8000, validation_alias=AliasChoices("PORT", "HOUSERULES_PORT"))
+    # Plain HOST/PORT (HOUSERULES_PORT is docker compose's published port, not this one).
+    host: str = Field("127.0.0.1", validation_alias="HOST")
+    port: int = Field(8000, validation_alias="PORT")
     # Origins (scheme://host[:port]) allowed to open the WebSocket besides the page's own host.
     allowed_origins: Annotated[list[str], NoDecode] = []
     # A snapshot of the game state is stored every this many moves (and at every deal).

@@ -47,8 +47,13 @@ class Stats:
 class RoomRun:
     room: str
     clients: int
-    sent: dict[int, float] = field(default_factory=dict)  # version expected -> send time
-    seen: dict[int, int] = field(default_factory=dict)  # version -> seats that got it
+    arrivals: dict[int, list[float]] = field(default_factory=dict)  # version -> each seat's receive time
+    moves: list[tuple[int, float]] = field(default_factory=list)  # (acknowledged version, send time)
+
+    def fanout(self) -> list[float]:
+        """Send to the last seat's update, for every acknowledged move all seats heard of."""
+        return [max(self.arrivals[v]) - sent for v, sent in self.moves
+                if len(self.arrivals.get(v, ())) == self.clients]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -89,17 +94,14 @@ async def client(
             if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
                 stats.acks.append(now - waiting[1])
                 stats.moves += 1
+                run.moves.append((message["version"], waiting[1]))
                 waiting = None
             elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
                 waiting = None
             elif kind == "state":
                 version = message["version"]
-                if version in run.sent:
-                    run.seen[version] = run.seen.get(version, 0) + 1
-                    if run.seen[version] == run.clients:
-                        stats.fanout.append(now - run.sent.pop(version))
-                        run.seen.pop(version, None)
+                run.arrivals.setdefault(version, []).append(now)
                 if message["outcome"] is not None and host:
                     stats.games += 1
                     counter += 1
@@ -111,9 +113,7 @@ async def client(
                     action = rng.choice(others or legal)
                     counter += 1
                     msg_id = f"m{counter}"
-                    sent = time.perf_counter()
-                    run.sent.setdefault(version + 1, sent)
-                    waiting = (msg_id, sent)
+                    waiting = (msg_id, time.perf_counter())
                     await ws.send(json.dumps({"type": "action", "id": msg_id, "action": action}))
 
 
@@ -211,6 +211,8 @@ async def run(args: argparse.Namespace, url: str) -> None:
         cpu_after = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+    for room, _ in runs:
+        stats.fanout.extend(room.fanout())
     sockets = metric(scraped, "houserules_sockets")
     rss = metric(scraped, "process_resident_memory_bytes")
     ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]

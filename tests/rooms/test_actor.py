@@ -199,3 +199,30 @@ async def test_an_id_older_than_the_reply_cache_is_still_applied_once(engine: As
     assert [e.msg_id for e in entries].count("old-id") == 1
     assert room.version == first["version"]
     await manager.stop()
+
+
+async def test_a_failed_commit_changes_nothing_and_the_same_id_may_be_sent_again(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = await _manager(engine)
+    room, subs = await _table(manager, 2)
+    seat = room.game.to_act(room.state)[0]
+    action = room.game.legal_actions(room.state, seat)[0]
+    before = (room.version, room.game.dump(room.state))
+    seen = len(subs[1 - seat].messages)
+    real = queries.append_many
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(queries, "append_many", broken)
+    await room.act(subs[seat], "try-1", action, None)
+    assert subs[seat].last("error")["code"] == "server_error"
+    assert (room.version, room.game.dump(room.state)) == before
+    # Nobody else heard of a move that was not stored.
+    heard = [m["version"] for m in subs[1 - seat].messages[seen:] if m["type"] == "state"]
+    assert all(version == before[0] for version in heard)
+    monkeypatch.setattr(queries, "append_many", real)
+    await room.act(subs[seat], "try-1", action, None)
+    assert subs[seat].last("ack") == {"type": "ack", "id": "try-1", "version": before[0] + 1}
+    await manager.stop()

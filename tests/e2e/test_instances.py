@@ -29,7 +29,7 @@ async def test_players_on_two_instances_play_one_game(tmp_path: Path) -> None:
             for client in [*players, watcher]:
                 await client.wait_state(lambda s: s["view"] is not None)
             moved = await play_moves(players, [*players, watcher], rng, limit=60)
-            assert moved == 60 or players[0].state is not None and players[0].state["outcome"] is not None
+            assert moved == 60 or (players[0].state is not None and players[0].state["outcome"] is not None)
             assert len({c.version for c in [*players, watcher]}) == 1
             for client in [*players, watcher]:
                 await client.close()

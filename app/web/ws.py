@@ -115,7 +115,7 @@ def parse(text: str) -> tuple[Any, str | None]:
     """The validated message, or (None, an error frame) for a bad one."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting too deep for a frame this small
         return None, _error(None, "bad_json", "The message is not valid JSON.")
     if not isinstance(data, dict):
         return None, _error(None, "bad_message", "A message is a JSON object with a 'type'.")

@@ -91,6 +91,17 @@ async def test_malformed_json_gets_an_error_and_the_socket_stays(table: Table) -
     assert table.fingerprint() == before
 
 
+async def test_json_nested_too_deep_gets_an_error(table: Table) -> None:
+    before = table.fingerprint()
+    client = table.mover()
+    await client.send_raw("[" * 8000 + "]" * 8000)
+    assert (await client.expect("error"))["code"] == "bad_json"
+    await client.send_raw('{"type": "action", "id": "deep", "action": ' + '{"a":' * 500 + "1" + "}" * 501)
+    assert (await client.reply("deep"))["type"] == "error"
+    await _still_serving(table, client)
+    assert table.fingerprint() == before
+
+
 @pytest.mark.parametrize("message", [
     [1, 2], "hello", {"id": "x"}, {"type": "teleport", "id": "x"},
 ])

@@ -111,10 +111,15 @@ def _error(msg_id: Any, code: str, message: str) -> str:
                        "code": code, "message": message})
 
 
+def _no_constants(name: str) -> Any:
+    # NaN and Infinity are not JSON; Python's parser would let them through into the log.
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse(text: str) -> tuple[Any, str | None]:
     """The validated message, or (None, an error frame) for a bad one."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constants)
     except (ValueError, RecursionError):  # RecursionError: nesting too deep for a frame this small
         return None, _error(None, "bad_json", "The message is not valid JSON.")
     if not isinstance(data, dict):

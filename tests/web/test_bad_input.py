@@ -91,10 +91,12 @@ async def test_malformed_json_gets_an_error_and_the_socket_stays(table: Table) -
     assert table.fingerprint() == before
 
 
-async def test_json_nested_too_deep_gets_an_error(table: Table) -> None:
+async def test_json_nested_too_deep_or_with_nan_gets_an_error(table: Table) -> None:
     before = table.fingerprint()
     client = table.mover()
     await client.send_raw("[" * 8000 + "]" * 8000)
+    assert (await client.expect("error"))["code"] == "bad_json"
+    await client.send_raw('{"type": "action", "id": "nan", "action": {"type": "pick_up", "x": NaN}}')
     assert (await client.expect("error"))["code"] == "bad_json"
     await client.send_raw('{"type": "action", "id": "deep", "action": ' + '{"a":' * 500 + "1" + "}" * 501)
     assert (await client.reply("deep"))["type"] == "error"

@@ -117,6 +117,20 @@ async def client(
                     await ws.send(json.dumps({"type": "action", "id": msg_id, "action": action}))
 
 
+async def watcher(url: str, room: str, stop: asyncio.Event, ready: asyncio.Barrier) -> None:
+    """A spectator: says hello, then only reads."""
+    async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        await ready.wait()
+        halt = asyncio.ensure_future(stop.wait())
+        while True:
+            recv = asyncio.ensure_future(ws.recv())
+            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if halt in done:
+                recv.cancel()
+                return
+
+
 def metric(text: str, name: str) -> float | None:
     match = re.search(rf"^{re.escape(name)}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.MULTILINE)
     return float(match.group(1)) if match else None
@@ -131,6 +145,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--preset", default=None)
+    parser.add_argument("--watchers", type=int, default=0, help="extra spectator sockets over the rooms")
     parser.add_argument("--game", default="palace")
     parser.add_argument(
         "--spawn", action="store_true", help="start `python -m app` on a free port (temp data dir)"
@@ -191,13 +206,17 @@ async def run(args: argparse.Namespace, url: str) -> None:
                     ]
                 )
             runs.append((RoomRun(made["room"], args.clients), tokens))
-        ready = asyncio.Barrier(args.rooms * args.clients + 1)
+        ready = asyncio.Barrier(args.rooms * args.clients + args.watchers + 1)
         tasks = [
             asyncio.create_task(
                 client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready)
             )
             for room, tokens in runs
             for i, token in enumerate(tokens)
+        ]
+        tasks += [
+            asyncio.create_task(watcher(ws_url, runs[i % len(runs)][0].room, stop, ready))
+            for i in range(args.watchers)
         ]
         await ready.wait()
         started = time.perf_counter()

@@ -85,6 +85,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class PortTaken(Exception):
+    pass
+
+
 class ServerProcess:
     """``python -m app`` in a subprocess (so SIGKILL is real), on a free port."""
 
@@ -107,14 +111,28 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start and wait for /healthz; a port taken meanwhile by someone else means another port."""
+        for _ in range(3):
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                self.port = free_port()
+                self.env["PORT"] = str(self.port)
+                self.log = self.tmp / f"server-{self.port}.log"
+        raise RuntimeError("no free port")
+
+    def _start(self, timeout: float) -> ServerProcess:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=self.tmp, env=self.env,
                                          stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+                text = self.log.read_text()
+                if "address already in use" in text:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited: {text[-3000:]}")
             try:
                 if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
                     return self

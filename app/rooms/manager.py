@@ -152,7 +152,7 @@ class RoomManager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
         self.rooms.clear()
-        self._update_gauges()
+        self.update_gauges()
 
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -171,11 +171,11 @@ class RoomManager:
                 room = Room(self, record, get_game(record.room["game"]))
                 self.rooms[room_id] = room
                 room.arm_timer()
-                self._update_gauges()
+                self.update_gauges()
         self._loading.pop(room_id, None)
         return room
 
-    def _update_gauges(self) -> None:
+    def update_gauges(self) -> None:
         counts = {"lobby": 0, "playing": 0, "finished": 0}
         for room in self.rooms.values():
             counts[room.status] = counts.get(room.status, 0) + 1

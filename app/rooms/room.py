@@ -322,6 +322,7 @@ class Room:
         await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
         self.state = state
         self.version = entries[-1].version
+        changed = self.status != status
         self.status = status
         self.deadline = deadline
         for key, value in (room_values or {}).items():
@@ -329,6 +330,8 @@ class Room:
         self.moves_since_snapshot = 0 if take_snapshot else moves
         for entry in entries:
             metrics.MOVES.labels(entry.kind).inc()
+        if changed:
+            self.manager.update_gauges()
         self.arm_timer()
 
     async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:

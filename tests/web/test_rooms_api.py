@@ -42,15 +42,28 @@ def test_openapi_describes_the_api(server: ServerProcess) -> None:
     } <= set(paths)
 
 
-def test_healthz_and_metrics(server: ServerProcess) -> None:
+async def test_healthz_and_metrics(server: ServerProcess) -> None:
     assert httpx.get(server.http + "/healthz").json() == {"status": "ok"}
+    room, tokens = await make_room(server.http, 2, preset="palace")
+    players, _ = await seat_clients(server.ws, room, tokens, spectators=0)
+    assert (await players[0].host("start"))["type"] == "ack"
+    mover = next(p for p in players if p.state and p.state["legal"])
+    assert mover.state is not None
+    assert (await mover.act(mover.state["legal"][0]))["type"] == "ack"
     text = httpx.get(server.http + "/metrics").text
-    for name in (
-        "houserules_sockets",
-        "houserules_move_latency_seconds_bucket",
-        "process_resident_memory_bytes",
-    ):
-        assert name in text
+
+    def value(name: str) -> float:
+        line = next(x for x in text.splitlines() if x.startswith(name + " "))
+        return float(line.split()[-1])
+
+    assert value("houserules_sockets") >= 2
+    assert value('houserules_rooms{status="playing"}') >= 1
+    assert value('houserules_moves_total{kind="move"}') >= 1
+    assert value('houserules_moves_total{kind="deal"}') >= 1
+    assert value("houserules_move_latency_seconds_count") >= 1
+    assert value("process_resident_memory_bytes") > 0
+    for client in players:
+        await client.close()
 
 
 def test_sheets_are_versioned_and_a_room_keeps_its_copy(server: ServerProcess) -> None:

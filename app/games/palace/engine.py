@@ -413,8 +413,8 @@ def timeout_action(t: Table, seat: int) -> Action | None:
     if t.phase == "swap":
         if {"type": "ready"} in legal:
             return {"type": "ready"}
-        # Choose-from-six: lay the three highest cards face-up (the wikihow's advice).
-        best = sort_cards(sorted(t.players[seat].hand, key=lambda c: VALUE[c[0]])[-3:])
+        # Choose-from-six: lay 2s, 10s and then the highest cards face-up (the wikihow's advice).
+        best = sort_cards(sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:])
         action: Action = {"type": "lay_face_up", "cards": list(best)}
         return action if action in legal else legal[-1]
     if seat != t.turn:

@@ -44,6 +44,9 @@ def test_timeout_lays_the_three_highest_when_choosing_from_six() -> None:
     )
     t = game.new(PRESETS["palace"], 2, deck=deck)
     assert game.timeout_action(t, 0) == {"type": "lay_face_up", "cards": ["Qc", "Kc", "Ac"]}
+    deck[12], deck[14] = "2h", "Th"  # seat 0 now holds a 2 and a 10: they go face-up first
+    t = game.new(PRESETS["palace"], 2, deck=deck)
+    assert game.timeout_action(t, 0) == {"type": "lay_face_up", "cards": ["2h", "Th", "Ac"]}
 
 
 def test_timeouts_in_play() -> None:

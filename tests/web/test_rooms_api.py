@@ -47,7 +47,9 @@ async def test_healthz_and_metrics(server: ServerProcess) -> None:
     room, tokens = await make_room(server.http, 2, preset="palace")
     players, _ = await seat_clients(server.ws, room, tokens, spectators=0)
     assert (await players[0].host("start"))["type"] == "ack"
-    mover = next(p for p in players if p.state and p.state["legal"])
+    for client in players:
+        await client.wait_state(lambda s: bool(s["legal"]))  # the swap phase: everyone may move
+    mover = players[0]
     assert mover.state is not None
     assert (await mover.act(mover.state["legal"][0]))["type"] == "ack"
     text = httpx.get(server.http + "/metrics").text

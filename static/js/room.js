@@ -258,8 +258,11 @@ async function onState(message) {
   document.body.classList.toggle("my-turn", session.seat !== null && waitingFor(message).includes(session.seat));
 }
 
-// Whom the table waits for, as a game may say publicly (view.waiting_for), else to_act.
+// Whom the table waits for. The server names only our own seat in to_act (a seat that may move out
+// of turn would give its cards away), so the others come from the game's public view.
 function waitingFor(message) {
+  const module = session.tableModule;
+  if (message.view && module && module.waiting) return module.waiting(message.view);
   return (message.view && message.view.waiting_for) || message.to_act || [];
 }
 
@@ -276,9 +279,10 @@ function renderTimer(message) {
   const tick = () => {
     const left = Math.max(0, Math.ceil(message.deadline - Date.now() / 1000));
     const mine = session.seat !== null && acting.includes(session.seat);
-    box.textContent = mine
-      ? t("Your time: {n} s", { n: left })
-      : t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n: left });
+    let text = t("Time left: {n} s", { n: left });
+    if (mine) text = t("Your time: {n} s", { n: left });
+    else if (acting.length) text = t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n: left });
+    box.textContent = text;
     box.classList.toggle("urgent", left <= 10);
     if (left <= 0) clearInterval(timerHandle);
   };

@@ -92,3 +92,8 @@ def wait_same_version(players: list[Player], timeout: float = 10.0) -> int:
 def legal(player: Player) -> list[dict[str, Any]]:
     state = player.state()
     return list(state["legal"]) if state else []
+
+
+def acting(players: list[Player]) -> list[Player]:
+    """The players who may move now: each page knows only its own (``to_act`` is ``[own seat]``)."""
+    return [p for p in players if legal(p)]

@@ -10,7 +10,8 @@ import pytest
 from tests.browser.conftest import Player, shoot
 from tests.browser.helpers import create_room, join
 
-pytestmark = pytest.mark.browser
+# A stuck page fails its test instead of hanging the run.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def test_language_comes_from_the_browser_and_the_switch_changes_it(people: Callable[..., Player]) -> None:

@@ -11,9 +11,19 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE, Player, shoot
-from tests.browser.helpers import CARD, create_room, join, legal, wait_same_version, wait_version_above, watch
+from tests.browser.helpers import (
+    CARD,
+    acting,
+    create_room,
+    join,
+    legal,
+    wait_same_version,
+    wait_version_above,
+    watch,
+)
 
-pytestmark = pytest.mark.browser
+# A stuck page fails its test instead of hanging the run.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 RANKS = "23456789TJQKA"
 DATA_CARD = re.compile(r'data-card="([^"]+)"')
@@ -156,9 +166,9 @@ def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], 
             break
         if moves == 12:
             shoot(guest, artefacts, "palace-play")
-        for seat in first["to_act"]:
+        for player in acting(list(seated.values())):
             keyboard = not keyboard
-            move(seated[seat], keyboard=keyboard)
+            move(player, keyboard=keyboard)
             moves += 1
         assert moves < 800, "the game did not end"
     assert first["outcome"]["reason"] == "finished", first["outcome"]
@@ -183,7 +193,7 @@ def test_reload_mid_game_returns_to_the_same_seat(people: Callable[..., Player])
     wait_same_version([host, guest])
     state = host.state()
     assert state is not None
-    mover = host if host.seat() in state["to_act"] else guest
+    (mover,) = acting([host, guest])
     move(mover, keyboard=False)
     wait_same_version([host, guest])
     seat_before = guest.seat()
@@ -212,7 +222,7 @@ def test_a_refused_play_shows_the_reason(people: Callable[..., Player]) -> None:
     wait_same_version([host, guest])
     state = host.state()
     assert state is not None
-    waiting = guest if host.seat() in state["to_act"] else host
+    waiting = guest if acting([host, guest]) == [host] else host
     # Not this player's turn: choosing a card and pressing P sends the play, and the server's refusal is
     # shown with its reason.
     waiting.page.locator("body").focus()

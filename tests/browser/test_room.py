@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Player, ServerProcess
-from tests.browser.helpers import create_room, join, wait_same_version, watch
+from tests.browser.helpers import acting, create_room, join, wait_same_version, watch
 
-pytestmark = pytest.mark.browser
+# A stuck page fails its test instead of hanging the run.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def test_host_approves_a_player_and_removes_one(people: Callable[..., Player]) -> None:
@@ -86,8 +87,8 @@ def test_play_again_after_a_finished_game(people: Callable[..., Player]) -> None
         assert state is not None
         if state["outcome"]:
             break
-        for seat in state["to_act"]:
-            move(seated[seat], keyboard=False)
+        for player in acting(list(seated.values())):
+            move(player, keyboard=False)
     host.page.click("#host-controls button[data-op=rematch]")
     for player in (host, guest):
         player.page.wait_for_function(

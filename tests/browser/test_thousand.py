@@ -9,9 +9,19 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Player, shoot
-from tests.browser.helpers import CARD, create_room, join, legal, wait_same_version, wait_version_above, watch
+from tests.browser.helpers import (
+    CARD,
+    acting,
+    create_room,
+    join,
+    legal,
+    wait_same_version,
+    wait_version_above,
+    watch,
+)
 
-pytestmark = pytest.mark.browser
+# A stuck page fails its test instead of hanging the run.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
 def click(player: Player, selector: str) -> None:
@@ -91,7 +101,6 @@ def test_thousand_deal_through_auction_talon_and_tricks(
     for player in players:
         player.page.wait_for_selector(".felt.thousand")
     wait_same_version(players)
-    by_seat = {p.seat(): p for p in players}
     opened = {"bid": False}
     done: list[str] = []
     for _ in range(200):
@@ -100,7 +109,7 @@ def test_thousand_deal_through_auction_talon_and_tricks(
         assert state is not None
         if state["view"]["score_sheet"]:
             break
-        (seat,) = state["to_act"]
+        (mover,) = acting(players)
         if state["view"]["phase"] == "play" and "play" not in done:
             # The hands as play starts: none of it may have reached the spectator, except the
             # talon's cards, which were turned up for everyone.
@@ -112,9 +121,9 @@ def test_thousand_deal_through_auction_talon_and_tricks(
             assert not (hands - public) & received
             shown = spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
             assert not (hands - public) & set(shown)
-        done.append(move(by_seat[seat], opened))
+        done.append(move(mover, opened))
         if done[-1] == "give":
-            shoot(by_seat[seat], artefacts, "thousand-play")
+            shoot(mover, artefacts, "thousand-play")
     else:
         raise AssertionError(f"the deal did not end: {done[-20:]}")
     assert {"bid", "take_talon", "play"} <= set(done)

@@ -28,6 +28,14 @@ function legalOf(state, type) {
   return (state.legal || []).find((a) => a.type === type) || null;
 }
 
+// Whom the table waits for: the hand's actor, or the players still to answer a run-twice or show question.
+export function waiting(view) {
+  const hand = view.hand;
+  if (!hand) return [];
+  if (hand.actor !== null && hand.actor !== undefined) return [hand.actor];
+  return [];
+}
+
 export function mount(root, ctx) {
   const ui = { state: null, amount: null, history: [] };
   const felt = h("div", { class: "felt holdem" });

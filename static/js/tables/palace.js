@@ -66,6 +66,11 @@ export function normalize(view, seat) {
   };
 }
 
+// Whom the table waits for, from the view (the room's to_act names only one's own seat).
+export function waiting(view) {
+  return view.waiting_for || [];
+}
+
 export function mount(root, ctx) {
   const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null };
   const felt = h("div", { class: "felt palace" });

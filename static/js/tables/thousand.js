@@ -25,6 +25,13 @@ function phaseName(phase) {
   }[phase] || phase;
 }
 
+// Whom the table waits for: the seat on turn (in the nine lottery, the guessers act at once).
+export function waiting(view) {
+  if (view.phase === "over") return [];
+  if (view.phase === "lottery") return [];
+  return view.turn !== null && view.turn !== undefined ? [view.turn] : [];
+}
+
 export function mount(root, ctx) {
   const ui = { state: null, selected: [], gives: {} };
   const felt = h("div", { class: "felt thousand" });
@@ -67,8 +74,8 @@ export function mount(root, ctx) {
 
   function statusText(view, state) {
     if (state.outcome || view.phase === "over") return t("The game is over.");
-    const acting = state.to_act || [];
-    const mine = ctx.seat !== null && acting.includes(ctx.seat);
+    const acting = waiting(view);
+    const mine = ctx.seat !== null && ((state.to_act || []).includes(ctx.seat) || acting.includes(ctx.seat));
     const who = mine ? t("Your turn.") : acting.length === 1 ? t("{name}'s turn.", { name: ctx.seatName(acting[0]) }) : "";
     return `${phaseName(view.phase)} · ${who}`;
   }
@@ -88,7 +95,7 @@ export function mount(root, ctx) {
   }
 
   function opponent(view, seat) {
-    const acting = (ui.state.to_act || []).includes(seat);
+    const acting = waiting(view).includes(seat);
     const passed = view.auction && view.auction.passed[seat];
     const marriages = (view.marriages[seat] || []).map((s) => `${SUIT_SIGN[s]}`).join(" ");
     const sitting = view.active && !view.active.includes(seat);

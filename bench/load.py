@@ -72,6 +72,7 @@ async def client(
     stop: asyncio.Event,
     rng: random.Random,
     ready: asyncio.Barrier,
+    think: float = 0.0,
 ) -> None:
     async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -79,13 +80,16 @@ async def client(
         if host:
             await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
         counter = 0
-        waiting: tuple[str, float] | None = None
+        waiting: list[Any] | None = None  # [message id, send time]
+        pending: set[asyncio.Task[None]] = set()
         recv = asyncio.ensure_future(ws.recv())
         halt = asyncio.ensure_future(stop.wait())
         while True:
             done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
             if halt in done:
                 recv.cancel()
+                for task in pending:
+                    task.cancel()
                 return
             message = json.loads(recv.result())
             recv = asyncio.ensure_future(ws.recv())
@@ -113,8 +117,25 @@ async def client(
                     action = rng.choice(others or legal)
                     counter += 1
                     msg_id = f"m{counter}"
-                    waiting = (msg_id, time.perf_counter())
-                    await ws.send(json.dumps({"type": "action", "id": msg_id, "action": action}))
+                    payload = json.dumps({"type": "action", "id": msg_id, "action": action})
+                    if think:
+                        # Without think time every seat always has a move ready: the latencies are
+                        # then queueing at saturation. A think time offers a chosen load instead;
+                        # the move is sent later while this loop goes on stamping what arrives.
+                        waiting = [msg_id, 0.0]
+                        task = asyncio.create_task(
+                            send_later(ws, payload, waiting, think * rng.uniform(0.5, 1.5) / 1000))
+                        pending.add(task)
+                        task.add_done_callback(pending.discard)
+                    else:
+                        waiting = [msg_id, time.perf_counter()]
+                        await ws.send(payload)
+
+
+async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) -> None:
+    await asyncio.sleep(delay)
+    waiting[1] = time.perf_counter()
+    await ws.send(payload)
 
 
 async def watcher(url: str, room: str, stop: asyncio.Event, ready: asyncio.Barrier) -> None:
@@ -145,6 +166,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--preset", default=None)
+    parser.add_argument("--think", type=float, default=0.0, help="ms a player waits before each move")
     parser.add_argument("--watchers", type=int, default=0, help="extra spectator sockets over the rooms")
     parser.add_argument("--game", default="palace")
     parser.add_argument(
@@ -209,7 +231,8 @@ async def run(args: argparse.Namespace, url: str) -> None:
         ready = asyncio.Barrier(args.rooms * args.clients + args.watchers + 1)
         tasks = [
             asyncio.create_task(
-                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready)
+                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready,
+                       args.think)
             )
             for room, tokens in runs
             for i, token in enumerate(tokens)

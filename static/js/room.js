@@ -83,7 +83,7 @@ function sendAction(action) {
   const message = { type: "action", action };
   // On one's own turn the move is tied to the table as seen; in phases where several seats act at
   // once (a swap phase) the others' moves must not make it stale.
-  const acting = (session.state && session.state.to_act) || [];
+  const acting = session.state ? waitingFor(session.state) : [];
   if (session.version !== null && acting.length === 1 && acting[0] === session.seat) message.version = session.version;
   return send(message);
 }

@@ -176,7 +176,8 @@ def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
             extra_http_headers={"Accept-Language": lang},
         )
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        # Generous: the machines running these are shared and sometimes slow.
+        page.set_default_timeout(20_000)
         player = Player(context, page)
 
         def on_socket(ws: Any) -> None:

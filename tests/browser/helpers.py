@@ -70,14 +70,14 @@ def version(player: Player) -> int:
     return int(value) if value is not None else -1
 
 
-def wait_version_above(player: Player, before: int, timeout: float = 10.0) -> None:
+def wait_version_above(player: Player, before: int, timeout: float = 20.0) -> None:
     player.page.wait_for_function(
         f"() => window.houserules.version !== null && window.houserules.version > {before}",
         timeout=timeout * 1000,
     )
 
 
-def wait_same_version(players: list[Player], timeout: float = 10.0) -> int:
+def wait_same_version(players: list[Player], timeout: float = 20.0) -> int:
     """Wait until every page has drawn the same (newest) version."""
     deadline = time.monotonic() + timeout
     while True:

@@ -1,0 +1,283 @@
+"""All rooms of this instance: creation, loading and rebuilding, the store's transactions, sheets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Coroutine, Iterable
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app import games
+from app.config import Settings
+from app.games.base import Game, IllegalAction
+from app.rooms import metrics
+from app.rooms.errors import RoomError
+from app.rooms.room import NAME_MAX, Room, clean_text
+from app.rooms.tokens import hash_token, new_room_id, new_token
+from app.store import queries
+from app.store.notify import Listener, notify
+
+log = logging.getLogger(__name__)
+
+
+def get_game(name: str) -> Game[Any, Any]:
+    try:
+        return games.get(name)
+    except KeyError:
+        raise RoomError("unknown_game", f"There is no game called {name[:32]!r}.", 404) from None
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    # A waiter may have been cancelled (its socket closed); the commit stands regardless, and
+    # that room reloads from the database at its next move (version conflict).
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+class RoomManager:
+    def __init__(self, engine: AsyncEngine, settings: Settings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # Every move goes through one writer task (group commit); SQLite has one writer anyway.
+        self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        # PostgreSQL: instances sharing the database tell each other of changed rooms.
+        self.instance = secrets.token_hex(8)
+        self.listener: Listener | None = None
+        if engine.dialect.name == "postgresql":
+            self.listener = Listener(engine.url.render_as_string(hide_password=False), self.instance,
+                                     self._remote_change)
+
+    def _remote_change(self, room_id: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            self.spawn(room.sync())
+
+    async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:
+        """Within a transaction: tell the other instances these rooms changed (PostgreSQL only)."""
+        if self.listener is not None:
+            await notify(conn, self.instance, room_ids)
+
+    async def announce_now(self, room_id: str) -> None:
+        if self.listener is not None:
+            async with self.engine.begin() as conn:
+                await notify(conn, self.instance, [room_id])
+
+    async def commit(self, change: queries.Commit) -> None:
+        """Store one room's change; returns once it is committed (raises if it was not).
+
+        Changes from many rooms are written by one writer task, several to a transaction (group
+        commit): each room waits for its own, and a failed batch is retried change by change, so
+        one room's version conflict never fails another room's move.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((change, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 256:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._write(batch)
+            except Exception as error:  # the writer must live on whatever happens
+                for _, future in batch:
+                    _settle(future, error)
+
+    async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                await queries.append_many(conn, [change for change, _ in batch])
+                await self.announce(conn, [change.room_id for change, _ in batch])
+        except Exception:
+            if len(batch) == 1:
+                raise
+            for change, future in batch:
+                try:
+                    async with self.engine.begin() as conn:
+                        await queries.append_many(conn, [change])
+                        await self.announce(conn, [change.room_id])
+                except Exception as error:
+                    _settle(future, error)
+                else:
+                    _settle(future, None)
+            return
+        for _, future in batch:
+            _settle(future, None)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- loading -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished room from its snapshot and log, and re-arm its timers."""
+        if self.listener is not None:
+            self.listener.start()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.listener.ready.wait(), 10)
+        for room_id in await queries.room_ids(self.engine, ["lobby", "playing"]):
+            try:
+                await self.get(room_id)
+            except Exception:
+                log.exception("room %s could not be rebuilt", room_id)
+
+    async def stop(self) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
+        for room in self.rooms.values():
+            if room.timer is not None:
+                room.timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+        self.rooms.clear()
+        self.update_gauges()
+
+    async def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if not (0 < len(room_id) <= 64):
+            raise RoomError("unknown_room", "There is no such room.", 404)
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(room_id)
+            if room is None:
+                record = await queries.load_room(self.engine, room_id)
+                if record is None:
+                    self._loading.pop(room_id, None)
+                    raise RoomError("unknown_room", "There is no such room.", 404)
+                room = Room(self, record, get_game(record.room["game"]))
+                self.rooms[room_id] = room
+                room.arm_timer()
+                self.update_gauges()
+        self._loading.pop(room_id, None)
+        return room
+
+    def update_gauges(self) -> None:
+        counts = {"lobby": 0, "playing": 0, "finished": 0}
+        for room in self.rooms.values():
+            counts[room.status] = counts.get(room.status, 0) + 1
+        for status, count in counts.items():
+            metrics.ROOMS.labels(status).set(count)
+
+    # -- rule sheets -------------------------------------------------------------------------
+
+    def make_sheet(self, game: Game[Any, Any], preset: str | None, options: dict[str, Any] | None
+                   ) -> dict[str, Any]:
+        try:
+            full: dict[str, Any] = game.sheet(options, preset=preset).model_dump(mode="json")
+            return full
+        except IllegalAction as refused:
+            raise RoomError(refused.code, refused.message, 422, getattr(refused, "option", None)) from None
+
+    async def save_sheet(self, game_name: str, name: str, preset: str | None, options: dict[str, Any] | None
+                         ) -> dict[str, Any]:
+        game = get_game(game_name)
+        full = self.make_sheet(game, preset, options)
+        name = clean_text(name, 80, "name")
+        sheet_id = secrets.token_urlsafe(12)
+        await queries.insert_sheet(self.engine, sheet_id, 1, game.name, name, full)
+        return {"id": sheet_id, "version": 1, "game": game.name, "name": name, "options": full}
+
+    async def update_sheet(self, sheet_id: str, options: dict[str, Any], name: str | None) -> dict[str, Any]:
+        current = await queries.get_sheet(self.engine, sheet_id)
+        if current is None:
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
+        game = get_game(current["game"])
+        full = self.make_sheet(game, None, {**current["options"], **options})
+        new_name = clean_text(name, 80, "name") if name is not None else current["name"]
+        version = current["version"] + 1
+        try:
+            await queries.insert_sheet(self.engine, sheet_id, version, game.name, new_name, full)
+        except Exception:
+            message = "The sheet was changed at the same time; try again."
+            raise RoomError("sheet_conflict", message, 409) from None
+        return {"id": sheet_id, "version": version, "game": game.name, "name": new_name, "options": full}
+
+    async def get_sheet(self, sheet_id: str, version: int | None) -> dict[str, Any]:
+        row = await queries.get_sheet(self.engine, sheet_id, version)
+        if row is None:
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
+        return {"id": row["id"], "version": row["version"], "game": row["game"], "name": row["name"],
+                "options": row["options"]}
+
+    async def list_sheets(self, game: str | None) -> list[dict[str, Any]]:
+        return [{"id": r["id"], "version": r["version"], "game": r["game"], "name": r["name"],
+                 "options": r["options"]} for r in await queries.list_sheets(self.engine, game)]
+
+    # -- rooms -------------------------------------------------------------------------------
+
+    async def create_room(
+        self,
+        game_name: str,
+        *,
+        name: str,
+        seats: int,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        sheet_id: str | None = None,
+        sheet_version: int | None = None,
+        approval: bool = False,
+    ) -> dict[str, Any]:
+        game = get_game(game_name)
+        if sheet_id is not None:
+            saved = await self.get_sheet(sheet_id, sheet_version)
+            if saved["game"] != game.name:
+                raise RoomError("wrong_game", "That rule sheet is for another game.", 422)
+            sheet = self.make_sheet(game, None, {**saved["options"], **(options or {})})
+            sheet_version = saved["version"]
+        else:
+            sheet = self.make_sheet(game, preset, options)
+        try:
+            game.sheet(sheet).check_players(seats)
+        except IllegalAction as refused:
+            raise RoomError("bad_seats", refused.message, 422) from None
+        name = clean_text(name, NAME_MAX, "name")
+        room_id = new_room_id()
+        token = new_token()
+        await queries.create_room(
+            self.engine,
+            {"id": room_id, "game": game.name, "sheet": sheet, "sheet_id": sheet_id,
+             "sheet_version": sheet_version if sheet_id else None, "capacity": seats, "approval": approval,
+             "status": "lobby", "version": 0, "game_no": 0, "players": 0, "deal_version": 0},
+            {"name": name, "token_hash": hash_token(token), "status": "seated", "seat": 0, "wanted_seat": 0},
+        )
+        await self.get(room_id)
+        return {"room": room_id, "invite": f"/r/{room_id}", "seat": 0, "token": token}
+
+    async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:
+        room = await self.get(room_id)
+        return await room.join(name, seat)
+
+    async def info(self, room_id: str) -> dict[str, Any]:
+        room = await self.get(room_id)
+        message = room.room_message(False)
+        message.pop("type")
+        return message
+
+    async def healthy(self) -> bool:
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return True

@@ -1,0 +1,17 @@
+"""Prometheus metrics of the rooms and sockets (process metrics come with prometheus-client)."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+ROOMS = Gauge("houserules_rooms", "Rooms loaded in this instance", ["status"])
+SOCKETS = Gauge("houserules_sockets", "Open WebSocket connections")
+MOVES = Counter("houserules_moves_total", "Moves committed (player moves, timeouts and deals)", ["kind"])
+REFUSED = Counter("houserules_refused_total", "Messages answered with an error", ["code"])
+MOVE_LATENCY = Histogram(
+    "houserules_move_latency_seconds",
+    "From receiving a move to its commit and acknowledgement",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+CLOSES = Counter(
+    "houserules_socket_closes_total", "Sockets closed by the server for protocol abuse", ["reason"])

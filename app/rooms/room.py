@@ -1,0 +1,687 @@
+"""One room in memory: its members, the game state, the sockets watching it, and its actor.
+
+Every change of a room runs under the room's lock in the same order: check, apply the game
+(pure), persist in one transaction with the version check, and only then update memory,
+acknowledge and publish. A refused or failed change leaves memory and database as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import unicodedata
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from app.games.base import Event, Game, IllegalAction, RuleSheetBase
+from app.games.cards import new_seed
+from app.rooms import metrics
+from app.rooms.errors import RoomError
+from app.rooms.tokens import hash_token, new_token
+from app.store import queries
+from app.store.queries import LogEntry, RoomRecord, VersionConflict
+
+if TYPE_CHECKING:
+    from app.rooms.manager import RoomManager
+
+log = logging.getLogger(__name__)
+
+REPLY_CACHE = 256
+NAME_MAX = 40
+
+
+class Subscriber(Protocol):
+    """A connection watching a room (the web layer's socket). ``send`` never blocks."""
+
+    member_id: int | None
+
+    def send(self, text: str) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass
+class Member:
+    id: int
+    name: str
+    status: str  # seated, pending, gone
+    seat: int | None
+    wanted_seat: int | None
+    token_hash: str
+
+
+def clean_text(value: str, limit: int, what: str) -> str:
+    """Plain text for names and chat: control and format characters dropped, whitespace collapsed.
+
+    Clients show it as text (never as HTML), so nothing else needs escaping here.
+    """
+    text = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", value)
+                   if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    text = " ".join(text.split())
+    if not text:
+        raise RoomError(f"empty_{what}", f"The {what} is empty.")
+    if len(text) > limit:
+        raise RoomError(f"{what}_too_long", f"The {what} is longer than {limit} characters.")
+    return text
+
+
+def _dumps(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def _event_row(event: Event) -> dict[str, Any]:
+    return {"type": event.type, "data": dict(event.data),
+            "audience": None if event.audience is None else list(event.audience)}
+
+
+def _visible(row: Mapping[str, Any], seat: int | None) -> bool:
+    audience = row.get("audience")
+    return audience is None or (seat is not None and seat in audience)
+
+
+def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
+    return {"version": entry.version, "seat": entry.seat, "type": row["type"], **row.get("data", {})}
+
+
+class Room:
+    def __init__(self, manager: RoomManager, record: RoomRecord, game: Game[Any, Any]) -> None:
+        self.manager = manager
+        self.game = game
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.replies: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self.timer: asyncio.TimerHandle | None = None
+        self._load(record)
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def _load(self, record: RoomRecord) -> None:
+        row = record.room
+        self.id: str = row["id"]
+        self.sheet_json: dict[str, Any] = dict(row["sheet"])
+        self.sheet: RuleSheetBase = self.game.sheet(self.sheet_json)
+        self.capacity: int = row["capacity"]
+        self.approval: bool = bool(row["approval"])
+        self.status: str = row["status"]
+        self.version: int = row["version"]
+        self.game_no: int = row["game_no"]
+        self.players: int = row["players"]
+        self.deal_version: int = row["deal_version"]
+        self.host_member: int | None = row["host_member"]
+        self.deadline: float | None = row["deadline"]
+        self.members: dict[int, Member] = {
+            m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"])
+            for m in record.members
+        }
+        self.by_token = {m.token_hash: m for m in self.members.values()}
+        state = self.game.load(record.snapshot) if record.snapshot is not None else None
+        for entry in record.tail:
+            if entry.kind == "deal":
+                state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+            else:
+                assert entry.seat is not None, "a move is made by a seat"
+                state, _ = self.game.apply(state, entry.seat, entry.action)
+        self.state: Any = state
+        self.moves_since_snapshot = len(record.tail)
+        for member_id, msg_id, version in reversed(record.recent_msgs):
+            self._remember((member_id, msg_id), {"type": "ack", "id": msg_id, "version": version})
+        self.chat: deque[dict[str, Any]] = deque(
+            ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
+             for c in record.chat), maxlen=30)
+
+    # -- who is who --------------------------------------------------------------------------
+
+    def seated(self) -> dict[int, Member]:
+        return {m.seat: m for m in self.members.values() if m.status == "seated" and m.seat is not None}
+
+    def member_of(self, sub: Subscriber) -> Member | None:
+        return None if sub.member_id is None else self.members.get(sub.member_id)
+
+    def seat_of(self, sub: Subscriber) -> int | None:
+        member = self.member_of(sub)
+        if member is None or member.status != "seated":
+            return None
+        return member.seat
+
+    def host_seat(self) -> int | None:
+        host = self.members.get(self.host_member) if self.host_member is not None else None
+        return host.seat if host is not None and host.status == "seated" else None
+
+    def free_seats(self) -> list[int]:
+        # In the lobby and between games any seat up to the capacity; during a game only the
+        # seats of the deal that nobody holds (a kicked player's hand waits for a newcomer).
+        limit = self.players if self.status == "playing" else self.capacity
+        taken = self.seated()
+        return [s for s in range(limit) if s not in taken]
+
+    def connected_seats(self) -> set[int]:
+        return {seat for sub in self.subscribers if (seat := self.seat_of(sub)) is not None}
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def room_message(self, for_host: bool) -> dict[str, Any]:
+        connected = self.connected_seats()
+        host = self.host_seat()
+        taken = self.seated()
+        free = set(self.free_seats())
+        # One entry per seat, empty ones too, so a join form can offer the free ones.
+        seats = [{"seat": seat, "name": taken[seat].name if seat in taken else None,
+                  "connected": seat in connected, "host": seat == host, "free": seat in free}
+                 for seat in range(max(self.capacity, self.players))]
+        pending = [{"request": m.id, "name": m.name, "seat": m.wanted_seat}
+                   for m in self.members.values() if m.status == "pending"] if for_host else []
+        spectators = sum(1 for sub in self.subscribers if self.seat_of(sub) is None)
+        return {"type": "room", "room": self.id, "game": self.game.name, "status": self.status,
+                "capacity": self.capacity, "players": self.players, "version": self.version,
+                "game_no": self.game_no, "approval": self.approval, "sheet": self.sheet_json,
+                "seats": seats, "spectators": spectators, "pending": pending}
+
+    def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+        state = self.state
+        if state is None:
+            return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
+                    "legal": [], "to_act": [], "deadline": None, "events": events, "outcome": None}
+        outcome = self.game.outcome(state)
+        to_act = [] if outcome is not None else self.game.to_act(state)
+        legal = self.game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+        # ``to_act`` may name seats that could move out of turn, which tells what they hold: each
+        # connection learns only about itself. Whom the table waits for is the game's view's business.
+        return {"type": "state", "version": self.version, "game_no": self.game_no,
+                "view": self.game.view(state, seat), "legal": legal, "to_act": [seat] if legal else [],
+                "deadline": self.deadline, "events": events,
+                "outcome": None if outcome is None else outcome.to_json()}
+
+    def welcome_message(self, sub: Subscriber) -> dict[str, Any]:
+        member = self.member_of(sub)
+        return {"type": "welcome", "room": self.id, "game": self.game.name,
+                "seat": self.seat_of(sub), "name": member.name if member else None,
+                "host": member is not None and member.id == self.host_member,
+                "pending": member is not None and member.status == "pending"}
+
+    def publish_room(self) -> None:
+        plain: str | None = None
+        for sub in list(self.subscribers):
+            member = self.member_of(sub)
+            if member is not None and member.id == self.host_member:
+                sub.send(_dumps(self.room_message(True)))
+            else:
+                plain = plain or _dumps(self.room_message(False))
+                sub.send(plain)
+
+    def publish_state(self, entries: Sequence[LogEntry]) -> None:
+        """Each socket gets its seat's view and the new events it may see (built once per seat)."""
+        texts: dict[int | None, str] = {}
+        for sub in list(self.subscribers):
+            seat = self.seat_of(sub)
+            if seat not in texts:
+                events = [_event_json(e, row) for e in entries for row in e.events
+                          if _visible(row, seat)]
+                texts[seat] = _dumps(self.state_message(seat, events))
+            sub.send(texts[seat])
+
+    def _remember(self, key: tuple[int, str], reply: dict[str, Any]) -> None:
+        self.replies[key] = reply
+        self.replies.move_to_end(key)
+        while len(self.replies) > REPLY_CACHE:
+            self.replies.popitem(last=False)
+
+    def _reply_key(self, sub: Subscriber, msg_id: str) -> tuple[int, str]:
+        # Spectators have no member id: their ids are scoped to the connection.
+        return (sub.member_id if sub.member_id is not None else -id(sub), msg_id)
+
+    def _refuse(self, sub: Subscriber, msg_id: str, code: str, message: str) -> None:
+        self._answer(sub, msg_id, self.error(msg_id, code, message))
+
+    def _answer(self, sub: Subscriber, msg_id: str, reply: dict[str, Any]) -> None:
+        self._remember(self._reply_key(sub, msg_id), reply)
+        if reply["type"] == "error":
+            metrics.REFUSED.labels(reply["code"]).inc()
+        sub.send(_dumps(reply))
+
+    @staticmethod
+    def error(msg_id: str | None, code: str, message: str) -> dict[str, Any]:
+        return {"type": "error", "id": msg_id, "code": code, "message": message}
+
+    # -- connections -------------------------------------------------------------------------
+
+    async def attach(self, sub: Subscriber, token: str | None, last_version: int | None) -> None:
+        """Authenticate and subscribe; sends welcome, room, state (with missed events) and chat."""
+        async with self.lock:
+            if token is not None:
+                member = self.by_token.get(hash_token(token))
+                if member is None:
+                    raise RoomError("bad_token", "This token does not belong to this room.", 403)
+                if member.status == "gone":
+                    raise RoomError("bad_token", "This token is no longer valid: the host removed it.", 403)
+                sub.member_id = member.id
+            else:
+                sub.member_id = None
+                spectators = sum(1 for s in self.subscribers if self.seat_of(s) is None)
+                if spectators >= self.manager.settings.max_spectators:
+                    raise RoomError("room_full", "Too many spectators are watching this room.", 403)
+            sub.send(_dumps(self.welcome_message(sub)))
+            self.subscribers.add(sub)
+            await self._send_catch_up(sub, last_version)
+            for line in self.chat:
+                sub.send(_dumps(line))
+            self.publish_room()
+
+    async def _send_catch_up(self, sub: Subscriber, last_version: int | None) -> None:
+        seat = self.seat_of(sub)
+        events: list[dict[str, Any]] = []
+        if self.state is not None and (last_version is None or last_version < self.version):
+            after = self.deal_version - 1
+            if last_version is not None:
+                after = max(last_version, after)
+            for entry in await queries.log_since(self.manager.engine, self.id, after):
+                events.extend(_event_json(entry, row) for row in entry.events if _visible(row, seat))
+        sub.send(_dumps(self.state_message(seat, events)))
+
+    async def detach(self, sub: Subscriber) -> None:
+        async with self.lock:
+            if sub in self.subscribers:
+                self.subscribers.discard(sub)
+                self.publish_room()
+
+    # -- the actor ---------------------------------------------------------------------------
+
+    def _deadline_for(self, state: Any) -> float | None:
+        seconds = int(getattr(self.sheet, "turn_timer_seconds", 0) or 0)
+        if seconds <= 0 or state is None or self.game.outcome(state) is not None:
+            return None
+        if not self.game.to_act(state):
+            return None
+        return round(time.time() + seconds, 3)
+
+    async def _commit(
+        self,
+        entries: list[LogEntry],
+        state: Any,
+        *,
+        room_values: dict[str, Any] | None = None,
+        seats: Mapping[int, int | None] | None = None,
+        snapshot: bool = False,
+    ) -> None:
+        """Persist ``entries`` leading to ``state``; on success memory follows, then timers re-arm.
+
+        Raises ``VersionConflict`` (another instance moved first) or a database error; in both
+        cases memory is untouched.
+        """
+        finished = state is not None and self.game.outcome(state) is not None
+        status = "finished" if finished else "playing"
+        deadline = self._deadline_for(state)
+        moves = self.moves_since_snapshot + len(entries)
+        take_snapshot = snapshot or finished or moves >= self.manager.settings.snapshot_every
+        values = {"status": status, "deadline": deadline, **(room_values or {})}
+        snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
+        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
+        self.state = state
+        self.version = entries[-1].version
+        changed = self.status != status
+        self.status = status
+        self.deadline = deadline
+        for key, value in (room_values or {}).items():
+            setattr(self, key, value)
+        self.moves_since_snapshot = 0 if take_snapshot else moves
+        for entry in entries:
+            metrics.MOVES.labels(entry.kind).inc()
+        if changed:
+            self.manager.update_gauges()
+        self.arm_timer()
+
+    async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:
+        """After a failed commit: reload from the database (the truth) and tell everyone."""
+        if isinstance(error, VersionConflict):
+            code, message = "stale_version", "The game moved on before your move arrived; look again."
+        else:
+            log.exception("commit failed in room %s", self.id, exc_info=error)
+            code, message = "server_error", "The move could not be stored; nothing changed. Try again."
+        if sub is not None and msg_id is not None:
+            # Not remembered: a retry of this id may well succeed.
+            sub.send(_dumps(self.error(msg_id, code, message)))
+            metrics.REFUSED.labels(code).inc()
+        try:
+            record = await queries.load_room(self.manager.engine, self.id)
+        except Exception:
+            log.exception("reload failed in room %s", self.id)
+            return
+        if record is not None:
+            self._load(record)
+            self.publish_room()
+            self.publish_state([])
+            self.arm_timer()
+
+    async def act(self, sub: Subscriber, msg_id: str, action: dict[str, Any], version: int | None) -> None:
+        started = time.perf_counter()
+        async with self.lock:
+            cached = self.replies.get(self._reply_key(sub, msg_id))
+            if cached is not None:
+                sub.send(_dumps(cached))
+                return
+            seat = self.seat_of(sub)
+            if seat is None:
+                return self._refuse(sub, msg_id, "not_seated", "Spectators cannot make moves.")
+            if self.status != "playing" or self.state is None:
+                return self._refuse(sub, msg_id, "not_playing", "No game is being played.")
+            if version is not None and version != self.version:
+                message = f"The game is at version {self.version}, not {version}."
+                return self._refuse(sub, msg_id, "stale_version", message)
+            try:
+                state, events = self.game.apply(self.state, seat, action)
+            except IllegalAction as refused:
+                return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
+            except Exception:
+                log.exception("game %s refused an action badly", self.game.name)
+                return self._refuse(sub, msg_id, "bad_action", "That action is malformed.")
+            entry = LogEntry(self.version + 1, self.game_no, "move", seat, action,
+                             [_event_row(e) for e in events], sub.member_id, msg_id)
+            try:
+                await self._commit([entry], state)
+            except Exception as error:
+                # An id too old for the reply cache hits the log's unique index: answer as before.
+                applied = None
+                if not isinstance(error, VersionConflict) and sub.member_id is not None:
+                    with contextlib.suppress(Exception):
+                        applied = await queries.find_msg(self.manager.engine, self.id, sub.member_id, msg_id)
+                if applied is not None:
+                    self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": applied})
+                    return
+                await self._recover(sub, msg_id, error)
+                return
+            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            metrics.MOVE_LATENCY.observe(time.perf_counter() - started)
+            self.publish_state([entry])
+
+    async def _announce(self) -> None:
+        try:
+            await self.manager.announce_now(self.id)
+        except Exception:
+            log.exception("could not announce a change of room %s", self.id)
+
+    async def sync(self) -> None:
+        """Another instance changed this room: reload it and bring this instance's sockets up to date."""
+        async with self.lock:
+            old_version = self.version
+            last_chat = self.chat[-1]["at"] if self.chat else 0.0
+            record = await queries.load_room(self.manager.engine, self.id)
+            if record is None:
+                return
+            self._load(record)
+            entries: list[LogEntry] = []
+            if self.version > old_version:
+                entries = await queries.log_since(self.manager.engine, self.id, old_version)
+            for sub in list(self.subscribers):
+                member = self.member_of(sub)
+                if member is not None and member.status == "gone":
+                    sub.send(_dumps({"type": "kicked"}))
+                    sub.close(4403, "kicked")
+                    self.subscribers.discard(sub)
+            self.publish_room()
+            self.publish_state(entries)
+            for line in self.chat:
+                if line["at"] > last_chat:
+                    text = _dumps(line)
+                    for sub in list(self.subscribers):
+                        sub.send(text)
+            self.arm_timer()
+
+    # -- turn timers -------------------------------------------------------------------------
+
+    def arm_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.deadline is None or self.status != "playing":
+            return
+        loop = asyncio.get_running_loop()
+        expected = self.version
+        delay = max(0.0, self.deadline - time.time())
+        self.timer = loop.call_later(delay, lambda: self.manager.spawn(self.expire(expected)))
+
+    async def expire(self, expected: int) -> None:
+        """The deadline passed: every seat still to act gets the game's default move (one commit)."""
+        async with self.lock:
+            if self.version != expected or self.deadline is None or self.state is None:
+                return
+            if time.time() < self.deadline:
+                self.arm_timer()
+                return
+            state = self.state
+            entries: list[LogEntry] = []
+            for seat in list(self.game.to_act(state)):
+                if self.game.outcome(state) is not None or seat not in self.game.to_act(state):
+                    continue
+                action = self.game.timeout_action(state, seat)
+                if action is None:
+                    continue
+                try:
+                    state, events = self.game.apply(state, seat, action)
+                except IllegalAction:
+                    log.exception("timeout action of %s was refused", self.game.name)
+                    continue
+                entries.append(LogEntry(self.version + len(entries) + 1, self.game_no, "timeout", seat,
+                                        dict(action), [_event_row(e) for e in events]))
+            if not entries:
+                return
+            try:
+                await self._commit(entries, state)
+            except Exception as error:
+                await self._recover(None, None, error)
+                return
+            self.publish_state(entries)
+
+    # -- chat --------------------------------------------------------------------------------
+
+    async def say(self, sub: Subscriber, msg_id: str, text: str) -> None:
+        async with self.lock:
+            cached = self.replies.get(self._reply_key(sub, msg_id))
+            if cached is not None:
+                sub.send(_dumps(cached))
+                return
+            member = self.member_of(sub)
+            if member is None or member.status != "seated":
+                return self._refuse(sub, msg_id, "not_seated", "Only seated players can chat.")
+            try:
+                clean = clean_text(text, self.manager.settings.chat_max_length, "chat")
+            except RoomError as refused:
+                return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
+            at = round(time.time(), 3)
+            try:
+                await queries.add_chat(self.manager.engine, self.id, member.seat, member.name, clean, at)
+            except Exception:
+                log.exception("chat not stored in room %s", self.id)
+                sub.send(_dumps(self.error(msg_id, "server_error", "The message could not be stored.")))
+                return
+            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            await self._announce()
+            line = {"type": "chat", "seat": member.seat, "name": member.name, "text": clean, "at": at}
+            self.chat.append(line)
+            text_out = _dumps(line)
+            for other in list(self.subscribers):
+                other.send(text_out)
+
+    # -- joining (HTTP) ----------------------------------------------------------------------
+
+    async def join(self, name: str, seat: int | None) -> dict[str, Any]:
+        name = clean_text(name, NAME_MAX, "name")
+        async with self.lock:
+            free = self.free_seats()
+            if seat is not None and seat not in free:
+                raise RoomError("seat_taken", "That seat is not free.", 409)
+            if not free:
+                raise RoomError("room_full", "Every seat is taken; you can watch as a spectator.", 409)
+            token = new_token()
+            token_hash = hash_token(token)
+            status = "pending" if self.approval else "seated"
+            given = None if self.approval else (seat if seat is not None else free[0])
+            member_id = await queries.add_member(self.manager.engine, self.id, {
+                "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat})
+            member = Member(member_id, name, status, given, seat, token_hash)
+            self.members[member_id] = member
+            self.by_token[token_hash] = member
+            self.publish_room()
+            await self._announce()
+            if self.approval:
+                return {"pending": True, "request": member_id, "token": token}
+            return {"seat": given, "token": token}
+
+    # -- host operations ---------------------------------------------------------------------
+
+    async def host(self, sub: Subscriber, msg_id: str, op: str, args: dict[str, Any]) -> None:
+        async with self.lock:
+            cached = self.replies.get(self._reply_key(sub, msg_id))
+            if cached is not None:
+                sub.send(_dumps(cached))
+                return
+            member = self.member_of(sub)
+            if member is None or member.id != self.host_member or member.status != "seated":
+                return self._refuse(sub, msg_id, "not_host", "Only the host can do that.")
+            handler: Callable[[dict[str, Any]], Any] | None = getattr(self, f"_host_{op}", None)
+            if handler is None:
+                return self._refuse(sub, msg_id, "unknown_op", "Unknown host operation.")
+            try:
+                entries: list[LogEntry] | None = await handler(args)
+            except RoomError as refused:
+                return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
+            except IllegalAction as refused:
+                return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
+            except VersionConflict as error:
+                await self._recover(sub, msg_id, error)
+                return
+            except Exception as error:
+                await self._recover(sub, msg_id, error)
+                return
+            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            self.publish_room()
+            if entries is not None:
+                self.publish_state(entries)
+            else:
+                await self._announce()
+
+    def _request_arg(self, args: Mapping[str, Any]) -> Member | None:
+        request = args.get("request")
+        return self.members.get(request) if isinstance(request, int) else None
+
+    def _seat_arg(self, args: Mapping[str, Any]) -> int:
+        seat = args.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RoomError("bad_message", "Name a seat by its number.")
+        return seat
+
+    async def _deal(self) -> list[LogEntry]:
+        seated = self.seated()
+        players = len(seated)
+        self.sheet.check_players(players)
+        # Seats are renumbered 0..n-1 in table order, so a deal never has holes.
+        renumber = {m.id: index for index, (_, m) in enumerate(sorted(seated.items()))}
+        seed = new_seed()
+        state = self.game.new(self.sheet, players, seed=seed)
+        version = self.version + 1
+        game_no = self.game_no + 1
+        entry = LogEntry(version, game_no, "deal", None, {"seed": seed, "players": players},
+                         [{"type": "deal", "data": {"game_no": game_no, "players": players},
+                           "audience": None}])
+        await self._commit([entry], state, snapshot=True, seats=renumber,
+                           room_values={"game_no": game_no, "players": players, "deal_version": version})
+        moved = {m for m, seat in renumber.items() if self.members[m].seat != seat}
+        for member_id, seat in renumber.items():
+            self.members[member_id].seat = seat
+        for sub in list(self.subscribers):
+            if sub.member_id in moved:
+                sub.send(_dumps(self.welcome_message(sub)))
+        return [entry]
+
+    async def _host_start(self, args: dict[str, Any]) -> list[LogEntry]:
+        if self.status != "lobby":
+            raise RoomError("already_started", "The game has already started; use rematch after it ends.")
+        return await self._deal()
+
+    async def _host_rematch(self, args: dict[str, Any]) -> list[LogEntry]:
+        if self.status != "finished":
+            raise RoomError("not_finished", "A new game can start once this one has ended.")
+        return await self._deal()
+
+    async def _host_sheet(self, args: dict[str, Any]) -> None:
+        # P24: the sheet is fixed before the first deal and never changes after.
+        if self.status != "lobby":
+            raise RoomError("sheet_locked", "The rule sheet is locked once the first deal has started.")
+        options = args.get("options")
+        if not isinstance(options, dict):
+            raise RoomError("bad_message", "The sheet's options are a JSON object.")
+        sheet = self.game.sheet(options)
+        sheet_json = sheet.model_dump(mode="json")
+        await queries.update_room(self.manager.engine, self.id, sheet=sheet_json, sheet_id=None,
+                                  sheet_version=None)
+        self.sheet, self.sheet_json = sheet, sheet_json
+        return None
+
+    async def _host_approve(self, args: dict[str, Any]) -> None:
+        member = self._request_arg(args)
+        if member is None or member.status != "pending":
+            raise RoomError("unknown_request", "There is no such request to join.")
+        free = self.free_seats()
+        seat = args.get("seat", member.wanted_seat)
+        if seat is None:
+            if not free:
+                raise RoomError("room_full", "Every seat is taken.")
+            seat = free[0]
+        if not isinstance(seat, int) or seat not in free:
+            raise RoomError("seat_taken", "That seat is not free.")
+        await queries.update_member(self.manager.engine, member.id, status="seated", seat=seat)
+        member.status, member.seat = "seated", seat
+        # The newcomer's open sockets become the seat's sockets now.
+        for other in list(self.subscribers):
+            if other.member_id == member.id:
+                other.send(_dumps(self.welcome_message(other)))
+                other.send(_dumps(self.state_message(seat, [])))
+        return None
+
+    async def _host_reject(self, args: dict[str, Any]) -> None:
+        member = self._request_arg(args)
+        if member is None or member.status != "pending":
+            raise RoomError("unknown_request", "There is no such request to join.")
+        await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)
+        member.status, member.seat = "gone", None
+        self._close_member(member.id, "refused")
+        return None
+
+    async def _host_kick(self, args: dict[str, Any]) -> None:
+        seat = self._seat_arg(args)
+        member = self.seated().get(seat)
+        if member is None:
+            raise RoomError("empty_seat", "Nobody sits in that seat.")
+        if member.id == self.host_member:
+            raise RoomError("kick_self", "The host cannot kick themselves; hand the host role over first.")
+        await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)
+        member.status, member.seat = "gone", None
+        self._close_member(member.id, "kicked")
+        return None
+
+    async def _host_handover(self, args: dict[str, Any]) -> None:
+        seat = self._seat_arg(args)
+        member = self.seated().get(seat)
+        if member is None:
+            raise RoomError("empty_seat", "Nobody sits in that seat.")
+        await queries.update_room(self.manager.engine, self.id, host_member=member.id)
+        self.host_member = member.id
+        for other in list(self.subscribers):
+            if other.member_id is not None:
+                other.send(_dumps(self.welcome_message(other)))
+        return None
+
+    def _close_member(self, member_id: int, reason: str) -> None:
+        for other in list(self.subscribers):
+            if other.member_id == member_id:
+                other.send(_dumps({"type": reason}))
+                other.close(4403, reason)
+                self.subscribers.discard(other)
+
+
+def new_member_token() -> tuple[str, str]:
+    token = new_token()
+    return token, hash_token(token)

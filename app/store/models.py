@@ -1,0 +1,111 @@
+"""The schema. Alembic owns it (``migrations/``); these models are its source for autogenerate.
+
+- ``sheets``: saved rule sheets, one row per version (a room copies its sheet, so later edits never
+  reach it: P24).
+- ``rooms``: one row per room with its locked sheet and the state ``version``; every move updates it
+  with ``WHERE version = expected`` so two writers can never both apply a move at one version.
+- ``members``: the people of a room (seated, pending approval); tokens are stored as SHA-256 hashes.
+- ``log``: the append-only action log; one row per version (deals, moves, timeouts) with the events
+  and who may see them. ``(room_id, member_id, msg_id)`` is unique, so a client's message is applied once.
+- ``snapshots``: the full game state at some versions (every deal, every N moves).
+- ``chat``: the room chat.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class SheetRow(Base):
+    __tablename__ = "sheets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(43), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    sheet: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sheet_id: Mapped[str | None] = mapped_column(String(32))
+    sheet_version: Mapped[int | None] = mapped_column(Integer)
+    capacity: Mapped[int] = mapped_column(Integer)
+    approval: Mapped[bool] = mapped_column(Boolean, default=False)
+    # lobby (no deal yet), playing, finished (the last game has an outcome)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    game_no: Mapped[int] = mapped_column(Integer, default=0)
+    players: Mapped[int] = mapped_column(Integer, default=0)
+    # The version of the current game's deal: its log starts there.
+    deal_version: Mapped[int] = mapped_column(Integer, default=0)
+    host_member: Mapped[int | None] = mapped_column(Integer)
+    # The turn timer's deadline (Unix seconds) for the seats to act; None without a timer.
+    deadline: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class MemberRow(Base):
+    __tablename__ = "members"
+    __table_args__ = (Index("ix_members_room_seat", "room_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # seated, pending (waits for the host) or gone (kicked / refused)
+    status: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    wanted_seat: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class LogRow(Base):
+    __tablename__ = "log"
+    __table_args__ = (Index("ix_log_msg", "room_id", "member_id", "msg_id", unique=True),)
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_no: Mapped[int] = mapped_column(Integer)
+    # deal, move or timeout
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # [{"type", "data", "audience"}]: audience null is everyone, a list is those seats only.
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    member_id: Mapped[int | None] = mapped_column(Integer)
+    msg_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class SnapshotRow(Base):
+    __tablename__ = "snapshots"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_no: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)

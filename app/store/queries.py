@@ -1,0 +1,301 @@
+"""The few queries the rooms need, in SQLAlchemy Core on the models' tables.
+
+``append`` is the heart: one transaction that checks the room's version, appends log entries,
+updates the room row (and members, when a deal renumbers seats) and stores a snapshot. A room is
+changed only through it, so a move is durable before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Float,
+    Integer,
+    String,
+    Table,
+    bindparam,
+    cast,
+    column,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+    values,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.store.models import ChatRow, LogRow, MemberRow, RoomRow, SheetRow, SnapshotRow
+
+rooms: Table = RoomRow.__table__  # type: ignore[assignment]
+members: Table = MemberRow.__table__  # type: ignore[assignment]
+log: Table = LogRow.__table__  # type: ignore[assignment]
+snapshots: Table = SnapshotRow.__table__  # type: ignore[assignment]
+sheets: Table = SheetRow.__table__  # type: ignore[assignment]
+chat: Table = ChatRow.__table__  # type: ignore[assignment]
+
+
+class VersionConflict(Exception):
+    """The room row's version was not the expected one: another writer moved first."""
+
+
+@dataclass
+class LogEntry:
+    version: int
+    game_no: int
+    kind: str
+    seat: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    member_id: int | None = None
+    msg_id: str | None = None
+
+
+@dataclass
+class RoomRecord:
+    room: dict[str, Any]
+    members: list[dict[str, Any]]
+    snapshot: dict[str, Any] | None
+    snapshot_version: int
+    tail: list[LogEntry]
+    recent_msgs: list[tuple[int, str, int]] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+
+
+# -- sheets ------------------------------------------------------------------------------------
+
+async def insert_sheet(engine: AsyncEngine, sheet_id: str, version: int, game: str, name: str,
+                       options: dict[str, Any]) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(insert(sheets).values(id=sheet_id, version=version, game=game, name=name,
+                                                 options=options))
+
+
+async def get_sheet(engine: AsyncEngine, sheet_id: str, version: int | None = None) -> dict[str, Any] | None:
+    query = select(sheets).where(sheets.c.id == sheet_id)
+    if version is not None:
+        query = query.where(sheets.c.version == version)
+    query = query.order_by(sheets.c.version.desc()).limit(1)
+    async with engine.connect() as conn:
+        row = (await conn.execute(query)).mappings().first()
+    return dict(row) if row else None
+
+
+async def list_sheets(engine: AsyncEngine, game: str | None) -> list[dict[str, Any]]:
+    latest = select(sheets.c.id, func.max(sheets.c.version).label("v")).group_by(sheets.c.id).subquery()
+    query = select(sheets).join(latest, (sheets.c.id == latest.c.id) & (sheets.c.version == latest.c.v))
+    if game is not None:
+        query = query.where(sheets.c.game == game)
+    query = query.order_by(sheets.c.created_at.desc(), sheets.c.id).limit(200)
+    async with engine.connect() as conn:
+        return [dict(row) for row in (await conn.execute(query)).mappings()]
+
+
+# -- rooms and members -------------------------------------------------------------------------
+
+async def create_room(engine: AsyncEngine, room: dict[str, Any], host: dict[str, Any]) -> int:
+    """Insert the room and its host member; returns the member id."""
+    async with engine.begin() as conn:
+        await conn.execute(insert(rooms).values(**room))
+        result = await conn.execute(
+            insert(members).values(room_id=room["id"], **host).returning(members.c.id))
+        member_id = int(result.scalar_one())
+        await conn.execute(update(rooms).where(rooms.c.id == room["id"]).values(host_member=member_id))
+    return member_id
+
+
+async def add_member(engine: AsyncEngine, room_id: str, member: dict[str, Any]) -> int:
+    async with engine.begin() as conn:
+        result = await conn.execute(insert(members).values(room_id=room_id, **member).returning(members.c.id))
+        return int(result.scalar_one())
+
+
+async def update_member(engine: AsyncEngine, member_id: int, **values: Any) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(update(members).where(members.c.id == member_id).values(**values))
+
+
+async def update_room(engine: AsyncEngine, room_id: str, **values: Any) -> None:
+    """Change room fields that are not part of the game (host, sheet in the lobby)."""
+    async with engine.begin() as conn:
+        await conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
+
+
+async def room_ids(engine: AsyncEngine, statuses: Sequence[str]) -> list[str]:
+    async with engine.connect() as conn:
+        result = await conn.execute(select(rooms.c.id).where(rooms.c.status.in_(list(statuses))))
+        return [str(row[0]) for row in result]
+
+
+def _entry(row: Any) -> LogEntry:
+    return LogEntry(version=row.version, game_no=row.game_no, kind=row.kind, seat=row.seat,
+                    action=row.action, events=row.events, member_id=row.member_id, msg_id=row.msg_id)
+
+
+async def load_room(engine: AsyncEngine, room_id: str, *, recent: int = 64, chat_rows: int = 30
+                    ) -> RoomRecord | None:
+    """Everything needed to rebuild a room: its row, members, the last snapshot and the log after it."""
+    async with engine.connect() as conn:
+        room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
+        if room is None:
+            return None
+        people = (await conn.execute(
+            select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+        snap = (await conn.execute(
+            select(snapshots).where(snapshots.c.room_id == room_id)
+            .order_by(snapshots.c.version.desc()).limit(1))).mappings().first()
+        since = snap["version"] if snap else 0
+        tail = (await conn.execute(
+            select(log).where(log.c.room_id == room_id, log.c.version > since)
+            .order_by(log.c.version))).all()
+        msgs = (await conn.execute(
+            select(log.c.member_id, log.c.msg_id, log.c.version)
+            .where(log.c.room_id == room_id, log.c.msg_id.is_not(None))
+            .order_by(log.c.version.desc()).limit(recent))).all()
+        talk = (await conn.execute(
+            select(chat).where(chat.c.room_id == room_id).order_by(chat.c.id.desc()).limit(chat_rows)
+        )).mappings().all()
+    return RoomRecord(
+        room=dict(room),
+        members=[dict(m) for m in people],
+        snapshot=dict(snap["state"]) if snap else None,
+        snapshot_version=since,
+        tail=[_entry(row) for row in tail],
+        recent_msgs=[(int(m), str(i), int(v)) for m, i, v in msgs],
+        chat=[dict(c) for c in reversed(talk)],
+    )
+
+
+async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int = 300) -> list[LogEntry]:
+    """The last ``limit`` log entries after version ``after`` (oldest first)."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log).where(log.c.room_id == room_id, log.c.version > after)
+            .order_by(log.c.version.desc()).limit(limit))).all()
+    return [_entry(row) for row in reversed(rows)]
+
+
+async def find_msg(engine: AsyncEngine, room_id: str, member_id: int, msg_id: str) -> int | None:
+    """The version a client's message was applied at, if it was."""
+    async with engine.connect() as conn:
+        value = (await conn.execute(
+            select(log.c.version).where(log.c.room_id == room_id, log.c.member_id == member_id,
+                                        log.c.msg_id == msg_id))).scalar_one_or_none()
+    return None if value is None else int(value)
+
+
+async def append(
+    conn: AsyncConnection,
+    room_id: str,
+    expected: int,
+    entries: Sequence[LogEntry],
+    room_values: dict[str, Any],
+    snapshot: tuple[int, int, dict[str, Any]] | None = None,
+    seats: Mapping[int, int | None] | None = None,
+) -> None:
+    """Append ``entries`` after version ``expected`` and update the room, inside ``conn``'s transaction.
+
+    Raises ``VersionConflict`` when the room is no longer at ``expected``.
+    """
+    new_version = entries[-1].version if entries else expected
+    result = await conn.execute(
+        update(rooms).where(rooms.c.id == room_id, rooms.c.version == expected)
+        .values(version=new_version, **room_values))
+    if result.rowcount != 1:
+        raise VersionConflict(room_id)
+    if entries:
+        await conn.execute(insert(log), [
+            {"room_id": room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
+             "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
+            for e in entries
+        ])
+    if snapshot is not None:
+        version, game_no, state = snapshot
+        await conn.execute(insert(snapshots).values(room_id=room_id, version=version, game_no=game_no,
+                                                    state=state))
+        # Older snapshots are never read again: keep the table small.
+        await conn.execute(delete(snapshots).where(snapshots.c.room_id == room_id,
+                                                   snapshots.c.version < version))
+    for member_id, seat in (seats or {}).items():
+        await conn.execute(update(members).where(members.c.id == member_id).values(seat=seat))
+
+
+@dataclass
+class Commit:
+    """One room's change for ``append_many``: log entries after ``expected`` and the room's new fields."""
+
+    room_id: str
+    expected: int
+    entries: Sequence[LogEntry]
+    room_values: dict[str, Any]
+    snapshot: tuple[int, int, dict[str, Any]] | None = None
+    seats: Mapping[int, int | None] | None = None
+
+    @property
+    def simple(self) -> bool:
+        """A plain move: only status and deadline change besides the version."""
+        return bool(self.entries) and self.seats is None and set(self.room_values) == {"status", "deadline"}
+
+
+_batch_update = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"))
+    .values(version=bindparam("b_version"), status=bindparam("b_status"), deadline=bindparam("b_deadline"))
+)
+
+
+async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
+    """Several rooms' changes in the caller's one transaction (group commit).
+
+    Plain moves share one UPDATE (where the driver counts rows of an executemany) and one INSERT;
+    raises ``VersionConflict`` if any room is not at its expected version, and the caller then
+    rolls back and retries the commits one by one.
+    """
+    simple = [c for c in commits if c.simple]
+    if simple and conn.dialect.supports_sane_multi_rowcount:
+        result = await conn.execute(_batch_update, [
+            {"b_id": c.room_id, "b_expected": c.expected, "b_version": c.entries[-1].version,
+             "b_status": c.room_values["status"], "b_deadline": c.room_values["deadline"]} for c in simple])
+        if result.rowcount != len(simple):
+            raise VersionConflict(",".join(c.room_id for c in simple))
+    elif simple:
+        # One UPDATE ... FROM (VALUES ...) RETURNING for the whole batch (PostgreSQL).
+        batch = values(
+            column("b_id", String), column("b_expected", Integer), column("b_version", Integer),
+            column("b_status", String), column("b_deadline", Float), name="batch",
+        ).data([(c.room_id, c.expected, c.entries[-1].version, c.room_values["status"],
+                 c.room_values["deadline"]) for c in simple])
+        result = await conn.execute(
+            update(rooms)
+            .where(rooms.c.id == batch.c.b_id, rooms.c.version == batch.c.b_expected)
+            .values(version=batch.c.b_version, status=batch.c.b_status,
+                    deadline=cast(batch.c.b_deadline, Float))
+            .returning(rooms.c.id))
+        if len(result.all()) != len(simple):
+            raise VersionConflict(",".join(c.room_id for c in simple))
+    rows = [{"room_id": c.room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
+             "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
+            for c in simple for e in c.entries]
+    if rows:
+        await conn.execute(insert(log), rows)
+    snaps = [c for c in simple if c.snapshot is not None]
+    if snaps:
+        await conn.execute(insert(snapshots), [
+            {"room_id": c.room_id, "version": c.snapshot[0], "game_no": c.snapshot[1], "state": c.snapshot[2]}
+            for c in snaps if c.snapshot is not None])
+        await conn.execute(
+            delete(snapshots).where(snapshots.c.room_id == bindparam("b_id"),
+                                    snapshots.c.version < bindparam("b_version")),
+            [{"b_id": c.room_id, "b_version": c.snapshot[0]} for c in snaps if c.snapshot is not None])
+    for c in commits:
+        if not c.simple:
+            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats)
+
+
+async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,
+                   at: float) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(insert(chat).values(room_id=room_id, seat=seat, name=name, text=text, at=at))

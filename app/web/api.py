@@ -1,0 +1,99 @@
+"""The JSON API under ``/api`` (OpenAPI at ``/openapi.json``), ``/healthz`` and ``/metrics``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from app import games
+from app.rooms.manager import RoomManager
+from app.web.schemas import (
+    ErrorOut,
+    GameInfo,
+    Joined,
+    JoinIn,
+    RoomCreated,
+    RoomIn,
+    RoomInfo,
+    SheetIn,
+    SheetOut,
+    SheetUpdate,
+)
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+ops = APIRouter()
+
+
+def manager(request: Request) -> RoomManager:
+    result: RoomManager = request.app.state.rooms
+    return result
+
+
+@router.get("/games", response_model=list[GameInfo], response_model_by_alias=True)
+async def list_games() -> list[dict[str, Any]]:
+    out = []
+    for game in games.GAMES.values():
+        presets = {name: sheet.model_dump(mode="json") for name, sheet in game.presets.items()}
+        sizes = [(s.min_players(), s.max_players()) for s in game.presets.values()] or [(2, 2)]
+        out.append({"name": game.name, "titles": dict(game.titles),
+                    "min_players": min(a for a, _ in sizes), "max_players": max(b for _, b in sizes),
+                    "presets": presets, "schema": game.sheet_schema()})
+    return out
+
+
+@router.post("/sheets", response_model=SheetOut, status_code=201)
+async def create_sheet(body: SheetIn, request: Request) -> dict[str, Any]:
+    return await manager(request).save_sheet(body.game, body.name, body.preset, body.options)
+
+
+@router.get("/sheets", response_model=list[SheetOut])
+async def list_sheets(request: Request, game: str | None = None) -> list[dict[str, Any]]:
+    return await manager(request).list_sheets(game)
+
+
+@router.get("/sheets/{sheet_id}", response_model=SheetOut)
+async def get_sheet(sheet_id: str, request: Request, version: int | None = None) -> dict[str, Any]:
+    return await manager(request).get_sheet(sheet_id, version)
+
+
+@router.put("/sheets/{sheet_id}", response_model=SheetOut)
+async def update_sheet(sheet_id: str, body: SheetUpdate, request: Request) -> dict[str, Any]:
+    return await manager(request).update_sheet(sheet_id, body.options, body.name)
+
+
+@router.post("/rooms", response_model=RoomCreated, status_code=201)
+async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
+    return await manager(request).create_room(
+        body.game, name=body.name, seats=body.seats, preset=body.preset, options=body.options,
+        sheet_id=body.sheet_id, sheet_version=body.sheet_version, approval=body.approval)
+
+
+@router.get("/rooms/{room_id}", response_model=RoomInfo)
+async def room_info(room_id: str, request: Request) -> dict[str, Any]:
+    return await manager(request).info(room_id)
+
+
+@router.post("/rooms/{room_id}/join", response_model=Joined, status_code=201)
+async def join_room(room_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
+    return await manager(request).join(room_id, body.name, body.seat)
+
+
+@ops.get("/healthz")
+async def healthz(request: Request) -> JSONResponse:
+    try:
+        await manager(request).healthy()
+    except Exception:
+        return JSONResponse({"status": "unavailable"}, status_code=503)
+    return JSONResponse({"status": "ok"})
+
+
+@ops.get("/metrics")
+async def metrics() -> Response:
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

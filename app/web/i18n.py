@@ -1,0 +1,92 @@
+"""Languages for the pages and the scripts, from the Babel message catalogues under ``locale/``.
+
+The ``.po`` files are the committed sources; they are compiled in memory with Babel's API when
+first needed, so there is no build step. One catalogue serves both the Jinja2 pages (``_()``)
+and the ES modules (embedded in the page as JSON, also served at ``/i18n/{lang}.json``).
+Message ids are the English texts, so English needs no translations and a missing entry falls
+back to English.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.core import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
+LANGUAGES: tuple[str, ...] = ("et", "fi", "en")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"et": "Eesti", "fi": "Suomi", "en": "English"}
+COOKIE = "lang"
+
+
+def _po_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The parsed catalogue of ``lang`` (an empty one for a language without a file)."""
+    path = _po_path(lang)
+    if not path.exists():
+        return Catalog(locale=lang)
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+@cache
+def translations(lang: str) -> Translations:
+    """A gettext ``Translations`` object compiled in memory from the ``.po`` source."""
+    buffer = BytesIO()
+    write_mo(buffer, catalog(lang))
+    buffer.seek(0)
+    return Translations(fp=buffer)
+
+
+@cache
+def messages(lang: str) -> dict[str, str]:
+    """Message id -> translation, for the scripts; untranslated and fuzzy entries are left out."""
+    table: dict[str, str] = {}
+    for message in catalog(lang):
+        if not message.id or message.fuzzy or not isinstance(message.id, str):
+            continue
+        if isinstance(message.string, str) and message.string:
+            table[message.id] = message.string
+    return table
+
+
+def pick_language(cookie: str | None, accept_language: str | None) -> str:
+    """The cookie's language if it is one we speak, else the best match of Accept-Language."""
+    if cookie in LANGUAGES:
+        return cookie
+    preferred: list[tuple[float, int, str]] = []
+    for position, part in enumerate((accept_language or "").split(",")):
+        fields = part.strip().split(";")
+        tag = fields[0].strip()
+        if not tag or tag == "*":
+            continue
+        quality = 1.0
+        for param in fields[1:]:
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        preferred.append((-quality, position, tag.replace("_", "-")))
+    for negative_quality, _position, tag in sorted(preferred):
+        if negative_quality == 0:  # q=0 means "not acceptable"
+            continue
+        try:
+            language = Locale.parse(tag, sep="-").language
+        except (ValueError, UnknownLocaleError):
+            language = tag.split("-")[0].lower()
+        if language in LANGUAGES:
+            return language
+    return DEFAULT_LANGUAGE

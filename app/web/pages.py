@@ -1,0 +1,158 @@
+"""The browser's pages: home (lobby and rule-sheet form), the room page and the printable rule sheet.
+
+Pages are rendered with Jinja2 from ``templates/``; their behaviour lives in the ES modules under
+``static/``, which talk to the server only through the HTTP API and the WebSocket. The language
+comes from the ``lang`` cookie (set by the switch at ``/lang/{code}``) or else Accept-Language; the
+page carries that language's message catalogue as JSON so scripts render their texts at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.types import Scope
+
+from app.web import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+STATIC = ROOT / "static"
+
+ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+YEAR_SECONDS = 365 * 24 * 3600
+
+# Scripts and styles come from this origin only; the catalogue rides in a non-executable JSON block.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+
+
+class VersionedStatic(StaticFiles):
+    """Static files: a URL with ``?v=<content hash>`` never changes and is cached for a year; the
+    plain URLs that ES modules import each other by are revalidated on every use (ETag), so a
+    changed module is never run stale next to a fresh one."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        versioned = b"v=" in scope.get("query_string", b"")
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if versioned else "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+router = APIRouter(include_in_schema=False)
+router.mount("/static", VersionedStatic(directory=STATIC), name="static")
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html"]),
+    extensions=["jinja2.ext.i18n"],
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+@cache
+def _static_version(path: str) -> str:
+    """A short content hash so a changed file is never served stale from a browser cache."""
+    target = (STATIC / path).resolve()
+    try:
+        return hashlib.sha256(target.read_bytes()).hexdigest()[:10]
+    except OSError:
+        return "0"
+
+
+def static_url(path: str) -> str:
+    return f"/static/{path}?v={_static_version(path)}"
+
+
+def request_language(request: Request) -> str:
+    return i18n.pick_language(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+
+
+def render(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    lang = request_language(request)
+    translations = i18n.translations(lang)
+    body = _env.get_template(template).render(
+        lang=lang,
+        languages=[(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
+        messages=i18n.messages(lang),
+        static_url=static_url,
+        path=request.url.path,
+        _=translations.gettext,
+        gettext=translations.gettext,
+        ngettext=translations.ngettext,
+        **context,
+    )
+    response = HTMLResponse(body, status_code=status_code)
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    # The language decides the text, so caches must keep one copy per cookie.
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+def _room_id(room: str) -> str:
+    if not ROOM_ID.match(room):
+        raise HTTPException(status_code=404, detail="No such room.")
+    return room
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    return render(request, "home.html", page="home")
+
+
+@router.get("/r/{room}", response_class=HTMLResponse)
+def room_page(request: Request, room: str) -> HTMLResponse:
+    return render(request, "room.html", page="room", room=_room_id(room))
+
+
+@router.get("/r/{room}/sheet", response_class=HTMLResponse)
+def room_sheet(request: Request, room: str) -> HTMLResponse:
+    return render(request, "sheet.html", page="sheet", room=_room_id(room))
+
+
+def _local_path(target: str | None) -> str:
+    """Only a path on this site may be a redirect target (no scheme, no host, no '//')."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@router.get("/lang/{code}")
+def switch_language(code: str, next: str | None = None) -> Response:
+    if code not in i18n.LANGUAGES:
+        raise HTTPException(status_code=404, detail="Unknown language.")
+    response = RedirectResponse(_local_path(next), status_code=303)
+    response.set_cookie(i18n.COOKIE, code, max_age=YEAR_SECONDS, samesite="lax", httponly=False)
+    return response
+
+
+@router.get("/i18n/{lang}.json")
+def catalogue(lang: str) -> JSONResponse:
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(status_code=404, detail="Unknown language.")
+    return JSONResponse({"lang": lang, "messages": i18n.messages(lang)})

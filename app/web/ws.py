@@ -1,0 +1,230 @@
+"""The WebSocket endpoint ``/ws/{room}``: Origin check, hello, size cap, flood control, dispatch.
+
+Each socket has a bounded outgoing queue drained by its own writer task, so a room's actor only
+enqueues and never waits for a slow client; a client too slow to drain its queue is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+
+from app.config import Settings
+from app.rooms import metrics
+from app.rooms.errors import RoomError
+from app.rooms.manager import RoomManager
+from app.rooms.room import Room
+from app.web.schemas import CLIENT_MESSAGE, MESSAGE_TYPES, ActionMsg, ChatMsg, Hello, HostMsg, PingMsg
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+QUEUE_LIMIT = 512
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_UNSUPPORTED = 1003
+
+
+def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
+    """Browsers always send Origin on an upgrade; CORS does not cover WebSockets, so check it here.
+
+    Allowed: no Origin (not a browser), the page's own host, or a configured origin.
+    """
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in settings.allowed_origins:
+        return True
+    host = ws.headers.get("host")
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
+
+
+class Connection:
+    """One socket as a room's subscriber."""
+
+    def __init__(self, ws: WebSocket, settings: Settings) -> None:
+        self.ws = ws
+        self.member_id: int | None = None
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(QUEUE_LIMIT)
+        self.closed = False
+        self.rate = settings.ws_rate
+        self.burst = float(settings.ws_burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            metrics.CLOSES.labels("slow").inc()
+            self.close(CLOSE_POLICY, "too slow")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait((code, reason))
+        if self.queue.full():
+            # No room for the close marker: drop the backlog, the socket is going away.
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait((code, reason))
+
+    def allow(self) -> bool:
+        """Token bucket: ``ws_rate`` messages a second with bursts up to ``ws_burst``."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple):
+                    await self.ws.close(code=item[0], reason=item[1])
+                    return
+                await self.ws.send_text(item)
+        except Exception:
+            self.closed = True
+
+
+def _error(msg_id: Any, code: str, message: str) -> str:
+    metrics.REFUSED.labels(code).inc()
+    return json.dumps({"type": "error", "id": msg_id if isinstance(msg_id, str) else None,
+                       "code": code, "message": message})
+
+
+def _no_constants(name: str) -> Any:
+    # NaN and Infinity are not JSON; Python's parser would let them through into the log.
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse(text: str) -> tuple[Any, str | None]:
+    """The validated message, or (None, an error frame) for a bad one."""
+    try:
+        data = json.loads(text, parse_constant=_no_constants)
+    except (ValueError, RecursionError):  # RecursionError: nesting too deep for a frame this small
+        return None, _error(None, "bad_json", "The message is not valid JSON.")
+    if not isinstance(data, dict):
+        return None, _error(None, "bad_message", "A message is a JSON object with a 'type'.")
+    msg_id = data.get("id")
+    if data.get("type") not in MESSAGE_TYPES:
+        return None, _error(msg_id, "unknown_type",
+                            f"Unknown message type; expected one of: {', '.join(MESSAGE_TYPES)}.")
+    try:
+        return CLIENT_MESSAGE.validate_python(data), None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        return None, _error(msg_id, "bad_message", f"Field {where!r}: {first['msg']}.")
+
+
+@router.websocket("/ws/{room_id}")
+async def socket(ws: WebSocket, room_id: str) -> None:
+    settings: Settings = ws.app.state.settings
+    rooms: RoomManager = ws.app.state.rooms
+    if not origin_allowed(ws, settings):
+        metrics.CLOSES.labels("origin").inc()
+        await ws.close(code=CLOSE_POLICY)
+        return
+    await ws.accept()
+    conn = Connection(ws, settings)
+    writer = asyncio.create_task(conn.writer())
+    metrics.SOCKETS.inc()
+    room: Room | None = None
+    try:
+        room = await _handshake(ws, conn, rooms, room_id, settings)
+        if room is not None:
+            await _serve(ws, conn, room, settings)
+    finally:
+        metrics.SOCKETS.dec()
+        if room is not None:
+            with contextlib.suppress(Exception):
+                await room.detach(conn)
+        conn.close(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+        writer.cancel()
+
+
+async def _read(ws: WebSocket, conn: Connection, settings: Settings) -> str | None:
+    """The next text frame; ``None`` when the socket is done (closed by the peer or by us)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        metrics.CLOSES.labels("binary").inc()
+        conn.close(CLOSE_UNSUPPORTED, "text frames only")
+        return None
+    if len(text) > settings.ws_max_size or len(text.encode("utf-8", "surrogatepass")) > settings.ws_max_size:
+        metrics.CLOSES.labels("too_big").inc()
+        conn.close(CLOSE_TOO_BIG, "frame too big")
+        return None
+    if not conn.allow():
+        metrics.CLOSES.labels("flood").inc()
+        conn.close(CLOSE_POLICY, "too many messages")
+        return None
+    return str(text)
+
+
+async def _handshake(ws: WebSocket, conn: Connection, rooms: RoomManager, room_id: str,
+                     settings: Settings) -> Room | None:
+    try:
+        text = await asyncio.wait_for(_read(ws, conn, settings), settings.hello_timeout)
+    except TimeoutError:
+        conn.close(CLOSE_POLICY, "no hello")
+        return None
+    if text is None:
+        return None
+    message, error = parse(text)
+    if message is None or not isinstance(message, Hello):
+        conn.send(error or _error(getattr(message, "id", None), "hello_first", "Say hello first."))
+        conn.close(CLOSE_POLICY, "hello first")
+        return None
+    try:
+        room = await rooms.get(room_id)
+        await room.attach(conn, message.token, message.last_version)
+    except RoomError as refused:
+        conn.send(_error(None, refused.code, refused.message))
+        conn.close(CLOSE_POLICY, refused.code)
+        return None
+    return room
+
+
+async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings) -> None:
+    while not conn.closed:
+        text = await _read(ws, conn, settings)
+        if text is None:
+            return
+        message, error = parse(text)
+        if error is not None:
+            conn.send(error)
+        elif isinstance(message, ActionMsg):
+            await room.act(conn, message.id, message.action, message.version)
+        elif isinstance(message, ChatMsg):
+            await room.say(conn, message.id, message.text)
+        elif isinstance(message, HostMsg):
+            args = message.model_dump(exclude={"type", "id", "op"}, exclude_none=True)
+            await room.host(conn, message.id, message.op, args)
+        elif isinstance(message, PingMsg):
+            conn.send(json.dumps({"type": "pong", "id": message.id}))
+        elif isinstance(message, Hello):
+            conn.send(_error(None, "already_hello", "This connection has already said hello."))

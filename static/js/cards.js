@@ -1,0 +1,115 @@
+// Cards drawn as SVG. Suits are told apart twice over: by shape and by one of four colours from the
+// Okabe–Ito palette, which stays distinct under the common forms of colour blindness
+// (spades black, hearts vermilion, diamonds blue, clubs bluish green).
+
+import { t } from "./i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+
+export const RANKS = "23456789TJQKA";
+
+export const SUIT_PATHS = {
+  s: "M50 4C38 22 8 40 8 62c0 16 20 24 36 10l-6 24h24l-6-24c16 14 36 6 36-10C92 40 62 22 50 4z",
+  h: "M50 94C30 76 4 58 4 32 4 16 16 6 30 6c10 0 17 6 20 14 3-8 10-14 20-14 14 0 26 10 26 26 0 26-26 44-46 62z",
+  d: "M50 2L90 50 50 98 10 50z",
+  c: "M50 6a20 20 0 0 1 16 32 20 20 0 1 1-8 32l6 26H36l6-26a20 20 0 1 1-8-32A20 20 0 0 1 50 6z",
+};
+
+export const SUIT_CLASS = { s: "suit-s", h: "suit-h", d: "suit-d", c: "suit-c" };
+
+export function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+// The card's name for screen readers and tooltips, e.g. "Queen of spades".
+export function cardName(code) {
+  if (!code) return t("face-down card");
+  if (code[0] === "X") return t("Joker");
+  const ranks = {
+    A: t("Ace"), K: t("King"), Q: t("Queen"), J: t("Jack"), T: "10",
+  };
+  const suits = { s: t("spades"), h: t("hearts"), d: t("diamonds"), c: t("clubs") };
+  const rank = ranks[code[0]] || code[0];
+  return t("{rank} of {suit}", { rank, suit: suits[code[1]] || code[1] });
+}
+
+function svg(tag, attrs) {
+  const el = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) el.setAttribute(key, String(value));
+  return el;
+}
+
+function suitShape(suit, x, y, size) {
+  const scale = size / 100;
+  return svg("path", { d: SUIT_PATHS[suit], transform: `translate(${x} ${y}) scale(${scale})` });
+}
+
+// One card face (code) or back (code null) as an <svg> element, 60×84 units.
+export function cardSvg(code) {
+  const root = svg("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false" });
+  root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-edge" }));
+  if (!code) {
+    root.classList.add("back");
+    root.append(svg("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, class: "card-back-field" }));
+    for (let i = 0; i < 5; i += 1) {
+      root.append(svg("path", { d: `M5 ${15 + i * 14}l25 -10 25 10`, class: "card-back-line" }));
+    }
+    return root;
+  }
+  if (code[0] === "X") {
+    root.classList.add(code[1] === "r" ? "joker-r" : "joker-b");
+    const text = svg("text", { x: 30, y: 50, "text-anchor": "middle", class: "card-joker" });
+    text.textContent = "★";
+    root.append(text);
+    const label = svg("text", { x: 6, y: 17, class: "card-rank small" });
+    label.textContent = "JK";
+    root.append(label);
+    return root;
+  }
+  const rank = code[0];
+  const suit = code[1];
+  root.classList.add(SUIT_CLASS[suit] || "");
+  const label = svg("text", { x: 5, y: 19, class: "card-rank" });
+  label.textContent = rankLabel(rank);
+  root.append(label);
+  root.append(suitShape(suit, 5, 23, 12));
+  const corner = svg("g", { transform: "rotate(180 30 42)" });
+  const label2 = svg("text", { x: 5, y: 19, class: "card-rank" });
+  label2.textContent = rankLabel(rank);
+  corner.append(label2, suitShape(suit, 5, 23, 12));
+  root.append(corner);
+  root.append(suitShape(suit, 19, 28, 26));
+  return root;
+}
+
+// A card as an element: a <button> when it can be chosen, else a <span>.
+export function cardEl(code, { button = false, selected = false, disabled = false, extra = {} } = {}) {
+  const el = document.createElement(button ? "button" : "span");
+  el.className = "card";
+  if (button) {
+    el.type = "button";
+    el.setAttribute("aria-pressed", selected ? "true" : "false");
+    if (disabled) el.disabled = true;
+  }
+  if (selected) el.classList.add("selected");
+  if (code) el.dataset.card = code;
+  else el.classList.add("face-down");
+  el.setAttribute("aria-label", cardName(code));
+  el.title = cardName(code);
+  for (const [key, value] of Object.entries(extra)) {
+    if (key === "class") el.classList.add(...String(value).split(" ").filter(Boolean));
+    else el.setAttribute(key, value);
+  }
+  el.append(cardSvg(code));
+  return el;
+}
+
+// Palace order: 2 low to A high, suits only to keep the sort stable.
+export function sortCards(cards, order = RANKS) {
+  const suitOrder = "cdhs";
+  return [...cards].sort((a, b) => {
+    const ra = a[0] === "X" ? 99 : order.indexOf(a[0]);
+    const rb = b[0] === "X" ? 99 : order.indexOf(b[0]);
+    return ra - rb || suitOrder.indexOf(a[1]) - suitOrder.indexOf(b[1]);
+  });
+}

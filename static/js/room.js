@@ -1,0 +1,723 @@
+// The room page: join (name, seat or watch), the WebSocket session with reconnect, the lobby and
+// invite link, presence, host controls, the action log, chat, and the game's table module.
+
+import { api, loadSeat, saveSeat, forgetSeat, lastName, rememberName } from "./api.js";
+import { $, h, clear, replace } from "./dom.js";
+import { lang, t, tMaybe } from "./i18n.js";
+import { buildSheetForm } from "./schemaform.js";
+
+const TABLES = {
+  palace: () => import("./tables/palace.js"),
+  holdem: () => import("./tables/holdem.js"),
+  thousand: () => import("./tables/thousand.js"),
+};
+
+const roomId = $("#room").dataset.room;
+
+const session = {
+  info: null, // GET /api/rooms/{room}
+  seat: null, // our seat number, null when watching
+  host: false,
+  token: null,
+  socket: null,
+  retry: 0,
+  version: null,
+  state: null, // last "state" message
+  room: null, // last "room" message
+  pending: new Map(), // message id -> {resolve, reject}
+  counter: 0,
+  table: null,
+  tableModule: null,
+  seenEvents: new Set(),
+  pingTimer: null,
+  closedByUs: false,
+};
+
+// Exposed read-only for the browser tests and for debugging in the console; it holds only what this
+// page was sent (its own seat's view), never more.
+window.houserules = {
+  get seat() { return session.seat; },
+  get version() { return session.version; },
+  get state() { return session.state; },
+  get room() { return session.room; },
+  get connected() { return Boolean(session.socket && session.socket.readyState === WebSocket.OPEN); },
+};
+
+export function seatName(seat) {
+  if (seat === null || seat === undefined) return t("Spectator");
+  const seats = (session.room && session.room.seats) || (session.info && session.info.seats) || [];
+  const entry = seats.find((s) => s.seat === seat);
+  return (entry && entry.name) || t("Seat {n}", { n: seat + 1 });
+}
+
+export function errorText(code, message) {
+  return tMaybe(`error: ${code}`) || message || code;
+}
+
+function gameTitle(game) {
+  const titles = (session.gameInfo && session.gameInfo.titles) || {};
+  return titles[lang] || titles.en || tMaybe(`game: ${game}`) || game;
+}
+
+// ---- the socket -------------------------------------------------------------------------------
+
+function nextId() {
+  session.counter += 1;
+  return `m-${Date.now().toString(36)}-${session.counter}`;
+}
+
+function send(message) {
+  const id = nextId();
+  const full = { ...message, id };
+  return new Promise((resolve, reject) => {
+    if (!session.socket || session.socket.readyState !== WebSocket.OPEN) {
+      reject({ code: "offline", message: t("Not connected. Reconnecting…") });
+      return;
+    }
+    session.pending.set(id, { resolve, reject });
+    session.socket.send(JSON.stringify(full));
+  });
+}
+
+function sendAction(action) {
+  const message = { type: "action", action };
+  // On one's own turn the move is tied to the table as seen; in phases where several seats act at
+  // once (a swap phase) the others' moves must not make it stale.
+  const acting = session.state ? waitingFor(session.state) : [];
+  if (session.version !== null && acting.length === 1 && acting[0] === session.seat) message.version = session.version;
+  return send(message);
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${window.location.host}/ws/${encodeURIComponent(roomId)}`);
+  session.socket = socket;
+  socket.addEventListener("open", () => {
+    session.retry = 0;
+    socket.send(JSON.stringify({
+      type: "hello", token: session.token, last_version: session.version, lang,
+    }));
+    clearInterval(session.pingTimer);
+    session.pingTimer = setInterval(() => {
+      send({ type: "ping" }).catch(() => {});
+    }, 25000);
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  });
+  socket.addEventListener("close", (event) => {
+    // 4403: kicked or refused by the host; the token is dead, so there is nothing to come back to.
+    if (event.code === 4403) session.closedByUs = true;
+    clearInterval(session.pingTimer);
+    for (const [, waiter] of session.pending) waiter.reject({ code: "offline", message: t("Connection lost. Reconnecting…") });
+    session.pending.clear();
+    if (session.socket !== socket || session.closedByUs) return;
+    setBanner(true);
+    document.body.classList.add("offline");
+    const delay = Math.min(5000, 300 * 2 ** session.retry);
+    session.retry += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+function setBanner(show) {
+  $("#banner").hidden = !show;
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "kicked":
+    case "refused":
+      forgetSeat(roomId);
+      session.token = null;
+      session.closedByUs = true;
+      $("#pending").hidden = true;
+      showJoin(message.type === "kicked" ? t("The host removed you from the room.") : t("The host did not approve your request."));
+      break;
+    case "welcome":
+      setBanner(false);
+      document.body.classList.remove("offline");
+      session.seat = message.seat ?? null;
+      session.host = Boolean(message.host);
+      document.body.classList.toggle("is-host", session.host);
+      document.body.classList.toggle("is-spectator", session.seat === null);
+      $("#pending").hidden = !message.pending;
+      if (session.seat !== null && session.token) {
+        const stored = loadSeat(roomId) || {};
+        saveSeat(roomId, { ...stored, token: session.token, seat: session.seat, pending: false });
+        $("#pending").hidden = true;
+      }
+      showPlay();
+      break;
+    case "room":
+      session.room = message;
+      renderRoom();
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "chat":
+      addChat(message);
+      break;
+    case "ack":
+    case "pong": {
+      const waiter = session.pending.get(message.id);
+      if (waiter) {
+        session.pending.delete(message.id);
+        waiter.resolve(message);
+      }
+      break;
+    }
+    case "error": {
+      const waiter = message.id ? session.pending.get(message.id) : null;
+      if (waiter) {
+        session.pending.delete(message.id);
+        waiter.reject(message);
+      } else if (message.code === "bad_token") {
+        forgetSeat(roomId);
+        session.token = null;
+        session.closedByUs = true;
+        if (session.socket) session.socket.close();
+        showJoin(errorText(message.code, message.message));
+      } else if (message.code === "unknown_room") {
+        session.closedByUs = true;
+        showFatal(errorText(message.code, message.message));
+      } else {
+        notice(errorText(message.code, message.message));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// ---- state, log, result -----------------------------------------------------------------------
+
+let tableLoading = null;
+
+// The table module is loaded once; states that arrive meanwhile wait for it in order.
+function ensureTable(game) {
+  if (session.table) return Promise.resolve(session.table);
+  if (!tableLoading) {
+    const loader = TABLES[game];
+    if (!loader) {
+      replace($("#table"), h("p", { class: "note" }, t("This game has no table in the browser yet.")));
+      return Promise.resolve(null);
+    }
+    tableLoading = loader().then((module) => {
+      session.tableModule = module;
+      session.table = module.mount($("#table"), {
+        get seat() { return session.seat; },
+        get host() { return session.host; },
+        sendAction,
+        seatName,
+        errorText,
+        notice,
+        room: () => session.room,
+        info: () => session.info,
+        token: () => session.token,
+        roomId,
+      });
+      tableLoading = null;
+      return session.table;
+    });
+  }
+  return tableLoading;
+}
+
+async function onState(message) {
+  session.version = message.version ?? session.version;
+  session.state = message;
+  if (message.game_no !== undefined && message.game_no !== session.gameNo) {
+    if (session.gameNo) {
+      $("#log").append(h("li", { class: "separator" }, t("New game")));
+    }
+    session.gameNo = message.game_no;
+  }
+  for (const event of message.events || []) addLog(event);
+  if (!message.view) {
+    if (session.table) replace($("#table"));
+    session.table = null;
+    renderResult(null);
+    renderHost();
+    return;
+  }
+  const table = await ensureTable(session.info.game);
+  // A newer state may have arrived while the table module loaded: draw only the newest.
+  if (table && session.state === message) table.update(message);
+  renderResult(message.outcome);
+  renderHost();
+  renderTimer(message);
+  document.body.classList.toggle("my-turn", session.seat !== null && waitingFor(message).includes(session.seat));
+}
+
+// Whom the table waits for. The server names only our own seat in to_act (a seat that may move out
+// of turn would give its cards away), so the others come from the game's public view.
+function waitingFor(message) {
+  const module = session.tableModule;
+  if (message.view && module && module.waiting) return module.waiting(message.view);
+  return (message.view && message.view.waiting_for) || message.to_act || [];
+}
+
+// The turn timer: the server sends the deadline in Unix seconds; the page counts down to it.
+let timerHandle = null;
+function renderTimer(message) {
+  const box = $("#timer");
+  clearInterval(timerHandle);
+  if (!message.deadline || message.outcome) {
+    box.hidden = true;
+    return;
+  }
+  const acting = waitingFor(message);
+  const tick = () => {
+    const left = Math.max(0, Math.ceil(message.deadline - Date.now() / 1000));
+    const mine = session.seat !== null && acting.includes(session.seat);
+    let text = t("Time left: {n} s", { n: left });
+    if (mine) text = t("Your time: {n} s", { n: left });
+    else if (acting.length) text = t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n: left });
+    box.textContent = text;
+    box.classList.toggle("urgent", left <= 10);
+    if (left <= 0) clearInterval(timerHandle);
+  };
+  tick();
+  box.hidden = false;
+  timerHandle = setInterval(tick, 500);
+}
+
+function describeEvent(event) {
+  const module = session.tableModule;
+  const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
+  if (text) return text;
+  const who = event.seat !== undefined && event.seat !== null ? `${seatName(event.seat)}: ` : "";
+  if (event.type === "deal") return t("The cards are dealt.");
+  const label = tMaybe(`event: ${event.type}`) || event.type.replace(/_/g, " ");
+  return `${who}${label}`;
+}
+
+function addLog(event) {
+  const key = JSON.stringify(event);
+  if (session.seenEvents.has(key)) return;
+  session.seenEvents.add(key);
+  const list = $("#log");
+  list.append(h("li", { dataset: { type: event.type, version: event.version } }, describeEvent(event)));
+  while (list.children.length > 200) list.removeChild(list.firstChild);
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderResult(outcome) {
+  const box = $("#result");
+  if (!outcome) {
+    box.hidden = true;
+    return;
+  }
+  const module = session.tableModule;
+  const custom = module && module.describeOutcome ? module.describeOutcome(outcome, seatName) : null;
+  const list = h("ol", { class: "placings" });
+  (outcome.placings || []).forEach((group) => {
+    const scores = outcome.scores || {};
+    list.append(h("li", {}, group.map((seat) => {
+      const score = scores[String(seat)];
+      return score !== undefined ? `${seatName(seat)} (${score})` : seatName(seat);
+    }).join(", ")));
+  });
+  replace(box, h("h2", {}, t("Game over")), custom ? h("p", {}, custom) : null, list);
+  box.hidden = false;
+}
+
+// ---- presence, lobby, host --------------------------------------------------------------------
+
+function renderRoom() {
+  const room = session.room;
+  const people = clear($("#people"));
+  for (const seat of room.seats || []) {
+    const you = seat.seat === session.seat;
+    people.append(h("li", {
+      class: `person ${seat.connected ? "online" : "offline"}${you ? " you" : ""}`,
+      dataset: { seat: seat.seat },
+    },
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    seat.name || h("em", {}, t("empty seat")),
+    seat.host ? h("span", { class: "tag" }, t("host")) : null,
+    you ? h("span", { class: "tag" }, t("you")) : null,
+    seat.name ? h("span", { class: "visually-hidden" }, seat.connected ? t("connected") : t("not connected")) : null));
+  }
+  // A spectator may still take a free seat.
+  const free = (room.seats || []).some((s) => s.free);
+  $("#take-seat").hidden = !(session.seat === null && !session.token && free);
+  const watching = room.spectators || 0;
+  $("#watchers").textContent = watching === 1 ? t("1 watching") : t("{n} watching", { n: watching });
+  const lobby = room.status === "lobby";
+  $("#lobby").hidden = !lobby;
+  document.body.dataset.status = room.status || "";
+  if (lobby) renderLobbySeats();
+  renderLobbySheet(lobby);
+  const me = (room.seats || []).find((s) => s.seat === session.seat);
+  if (me) session.host = Boolean(me.host);
+  document.body.classList.toggle("is-host", session.host);
+  renderHost();
+  if (session.state && session.table) session.table.update(session.state);
+}
+
+// In the lobby the host may still change the rules (P24: never once dealt).
+let lobbyForm = null;
+function renderLobbySheet(lobby) {
+  const box = $("#lobby-sheet");
+  const schema = session.gameInfo && session.gameInfo.schema;
+  box.hidden = !(lobby && session.host && schema);
+  if (box.hidden) return;
+  if (!lobbyForm) {
+    lobbyForm = buildSheetForm($("#lobby-sheet-form"), schema, session.room.sheet || {}, {
+      onChange: () => { $("#lobby-sheet-note").hidden = true; },
+    });
+  }
+}
+
+async function saveLobbySheet() {
+  const errorBox = $("#lobby-sheet-error");
+  errorBox.hidden = true;
+  lobbyForm.clearErrors();
+  if (!lobbyForm.validate()) return;
+  try {
+    await send({ type: "host", op: "sheet", options: lobbyForm.values() });
+    $("#lobby-sheet-note").hidden = false;
+  } catch (error) {
+    const text = error.code === "invalid_sheet" ? error.message : errorText(error.code, error.message);
+    if (!(error.option && lobbyForm.showError(error.option, text))) {
+      errorBox.textContent = text;
+      errorBox.hidden = false;
+    }
+  }
+}
+
+function renderLobbySeats() {
+  const list = clear($("#lobby-seats"));
+  for (const seat of session.room.seats || []) {
+    list.append(h("li", { class: seat.name ? "taken" : "free" },
+      `${t("Seat {n}", { n: seat.seat + 1 })}: `,
+      seat.name || t("free"), seat.connected ? "" : seat.name ? ` (${t("not connected")})` : ""));
+  }
+}
+
+function hostButton(label, op, extra = {}, confirmText = null) {
+  return h("button", {
+    type: "button",
+    dataset: { op },
+    onclick: async () => {
+      if (confirmText && !window.confirm(confirmText)) return;
+      try {
+        await send({ type: "host", op, ...extra });
+      } catch (error) {
+        notice(errorText(error.code, error.message));
+      }
+    },
+  }, label);
+}
+
+function renderHost() {
+  const box = $("#host-box");
+  box.hidden = !session.host;
+  if (!session.host || !session.room) return;
+  const controls = clear($("#host-controls"));
+  const room = session.room;
+  if (room.status === "lobby") controls.append(hostButton(t("Start the game"), "start"));
+  if (room.status === "finished" || (session.state && session.state.outcome)) {
+    controls.append(hostButton(t("Play again"), "rematch"));
+  }
+  for (const request of room.pending || []) {
+    const seatsFree = (room.seats || []).filter((s) => s.free).map((s) => s.seat);
+    const select = h("select", { "aria-label": t("Seat for {name}", { name: request.name }) },
+      seatsFree.map((s) => h("option", { value: s }, t("Seat {n}", { n: s + 1 }))));
+    controls.append(h("div", { class: "request" },
+      h("span", {}, t("{name} asks to join", { name: request.name })),
+      select,
+      h("button", {
+        type: "button",
+        dataset: { op: "approve" },
+        onclick: () => send({ type: "host", op: "approve", request: request.request, seat: Number(select.value) })
+          .catch((error) => notice(errorText(error.code, error.message))),
+      }, t("Approve")),
+      h("button", {
+        type: "button",
+        dataset: { op: "reject" },
+        onclick: () => send({ type: "host", op: "reject", request: request.request })
+          .catch((error) => notice(errorText(error.code, error.message))),
+      }, t("Refuse"))));
+  }
+  const others = (room.seats || []).filter((s) => s.name && s.seat !== session.seat);
+  if (others.length) {
+    const select = h("select", { "aria-label": t("Player") },
+      others.map((s) => h("option", { value: s.seat }, s.name)));
+    controls.append(h("div", { class: "request" }, select,
+      h("button", {
+        type: "button",
+        dataset: { op: "handover" },
+        onclick: () => send({ type: "host", op: "handover", seat: Number(select.value) })
+          .catch((error) => notice(errorText(error.code, error.message))),
+      }, t("Hand over host")),
+      h("button", {
+        type: "button",
+        dataset: { op: "kick" },
+        onclick: () => {
+          const name = seatName(Number(select.value));
+          if (!window.confirm(t("Remove {name} from the room?", { name }))) return;
+          send({ type: "host", op: "kick", seat: Number(select.value) })
+            .catch((error) => notice(errorText(error.code, error.message)));
+        },
+      }, t("Remove"))));
+  }
+}
+
+// ---- chat, notices ----------------------------------------------------------------------------
+
+function addChat(message) {
+  const list = $("#chat");
+  const time = typeof message.at === "number" ? new Date(message.at * 1000) : message.at ? new Date(message.at) : new Date();
+  list.append(h("li", {},
+    h("time", { datetime: time.toISOString() }, time.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })),
+    " ",
+    h("b", {}, message.name || seatName(message.seat)),
+    ": ",
+    message.text));
+  while (list.children.length > 200) list.removeChild(list.firstChild);
+  list.scrollTop = list.scrollHeight;
+}
+
+let noticeTimer = null;
+export function notice(text) {
+  let box = $("#notice");
+  if (!box) {
+    box = h("p", { id: "notice", class: "notice", role: "alert" });
+    document.body.append(box);
+  }
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// ---- join -------------------------------------------------------------------------------------
+
+function showFatal(text) {
+  $("#room-loading").hidden = true;
+  const box = $("#room-error");
+  box.textContent = text;
+  box.hidden = false;
+  $("#room").classList.remove("loading");
+}
+
+function showPlay() {
+  $("#room-loading").hidden = true;
+  $("#join").hidden = true;
+  $("#play").hidden = false;
+  $("#room").classList.remove("loading");
+  $("#invite-button").hidden = false;
+}
+
+function inviteUrl() {
+  return new URL(`/r/${roomId}`, window.location.href).toString();
+}
+
+function showJoin(reason) {
+  $("#room-loading").hidden = true;
+  $("#room").classList.remove("loading");
+  $("#play").hidden = true;
+  $("#join").hidden = false;
+  $("#join-game").textContent = gameTitle(session.info.game);
+  $("#join-name").value = lastName();
+  const seats = session.info.seats || [];
+  const free = seats.filter((s) => (s.free === undefined ? !s.name : s.free));
+  const box = clear($("#join-seats"));
+  free.forEach((seat, index) => {
+    const id = `join-seat-${seat.seat}`;
+    box.append(h("label", { class: "choice", for: id },
+      h("input", { type: "radio", name: "seat", id, value: seat.seat, checked: index === 0 }),
+      t("Seat {n}", { n: seat.seat + 1 })));
+  });
+  if (!free.length) box.append(h("p", { class: "note" }, t("All seats are taken. You can watch.")));
+  $("#join-button").hidden = !free.length;
+  if (reason) {
+    $("#join-error").textContent = reason;
+    $("#join-error").hidden = false;
+  }
+  $("#join-name").focus();
+}
+
+async function join(event) {
+  event.preventDefault();
+  const name = $("#join-name").value.trim();
+  const errorBox = $("#join-name-error");
+  errorBox.hidden = true;
+  $("#join-error").hidden = true;
+  if (!name) {
+    errorBox.textContent = t("Enter your name.");
+    errorBox.hidden = false;
+    $("#join-name").focus();
+    return;
+  }
+  const checked = document.querySelector("#join-seats input:checked");
+  const body = { name };
+  if (checked) body.seat = Number(checked.value);
+  const button = $("#join-button");
+  button.disabled = true;
+  try {
+    const answer = await api.join(roomId, body);
+    rememberName(name);
+    session.token = answer.token;
+    if (answer.pending) {
+      saveSeat(roomId, { token: answer.token, name, pending: true });
+      $("#pending").hidden = false;
+    } else {
+      saveSeat(roomId, { token: answer.token, seat: answer.seat, name });
+    }
+    session.closedByUs = false;
+    dropSocket();
+    connect();
+  } catch (error) {
+    const box = $("#join-error");
+    box.textContent = errorText(error.code, error.message);
+    box.hidden = false;
+    try {
+      session.info = await api.room(roomId);
+      showJoin(errorText(error.code, error.message));
+    } catch {
+      // keep the form as it is
+    }
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function watch() {
+  session.token = null;
+  session.closedByUs = false;
+  connect();
+}
+
+// Leave the spectator's socket quietly (its close handler sees it was replaced and does not reconnect).
+function dropSocket() {
+  const old = session.socket;
+  session.socket = null;
+  if (old) old.close();
+}
+
+async function takeSeat() {
+  dropSocket();
+  try {
+    session.info = await api.room(roomId);
+  } catch {
+    // keep what we knew
+  }
+  showJoin(null);
+}
+
+// ---- keyboard help ----------------------------------------------------------------------------
+
+function renderKeys() {
+  const list = clear($("#keys-list"));
+  const common = [
+    ["?", t("Show or hide the keys")],
+    ["/", t("Write in the chat")],
+  ];
+  const module = session.tableModule;
+  const own = module && module.keys ? module.keys() : [];
+  for (const [key, text] of [...own, ...common]) list.append(h("dt", {}, h("kbd", {}, key)), h("dd", {}, text));
+}
+
+function toggleKeys(force) {
+  const box = $("#keys-help");
+  const show = force === undefined ? box.hidden : force;
+  if (show) renderKeys();
+  box.hidden = !show;
+  $("#keys-button").setAttribute("aria-expanded", show ? "true" : "false");
+}
+
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  const typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
+  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "?") {
+    toggleKeys();
+    event.preventDefault();
+  } else if (event.key === "/") {
+    $("#chat-input").focus();
+    event.preventDefault();
+  } else if (event.key === "Escape" && !$("#keys-help").hidden) {
+    toggleKeys(false);
+  } else if (session.table && session.table.onKey) {
+    if (session.table.onKey(event)) event.preventDefault();
+  }
+});
+
+// ---- start ------------------------------------------------------------------------------------
+
+async function copyInvite() {
+  const url = inviteUrl();
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    $("#invite-link").select();
+    document.execCommand("copy");
+  }
+  $("#copy-note").hidden = false;
+  setTimeout(() => { $("#copy-note").hidden = true; }, 2500);
+}
+
+async function start() {
+  $("#invite-link").value = inviteUrl();
+  $("#copy-invite").addEventListener("click", copyInvite);
+  if (navigator.share) {
+    $("#share-invite").hidden = false;
+    $("#share-invite").addEventListener("click", () => {
+      navigator.share({ title: "Houserules", url: inviteUrl() }).catch(() => {});
+    });
+  }
+  $("#invite-button").addEventListener("click", () => {
+    copyInvite();
+    notice(t("Invite link copied: {url}", { url: inviteUrl() }));
+  });
+  $("#keys-button").addEventListener("click", () => toggleKeys());
+  $("#join-form").addEventListener("submit", join);
+  $("#watch-button").addEventListener("click", watch);
+  $("#take-seat").addEventListener("click", takeSeat);
+  $("#lobby-sheet-save").addEventListener("click", saveLobbySheet);
+  $("#chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    send({ type: "chat", text }).then(() => { input.value = ""; })
+      .catch((error) => notice(errorText(error.code, error.message)));
+  });
+  window.addEventListener("online", () => {
+    if (session.socket && session.socket.readyState === WebSocket.CLOSED && !session.closedByUs) connect();
+  });
+
+  try {
+    const [info, games] = await Promise.all([api.room(roomId), api.games().catch(() => [])]);
+    session.info = info;
+    session.gameInfo = games.find((g) => g.name === info.game) || null;
+  } catch (error) {
+    showFatal(error.status === 404 ? t("This room does not exist.") : errorText(error.code, error.message));
+    return;
+  }
+  $("#room-title").textContent = gameTitle(session.info.game);
+  document.title = `${gameTitle(session.info.game)} · Houserules`;
+  document.body.dataset.game = session.info.game;
+  const stored = loadSeat(roomId);
+  if (stored && stored.token) {
+    session.token = stored.token;
+    if (stored.pending) $("#pending").hidden = false;
+    connect();
+  } else {
+    showJoin(null);
+  }
+}
+
+start();

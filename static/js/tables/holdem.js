@@ -1,0 +1,391 @@
+// The Texas Hold'em table: seats round an oval with stacks and bets, the board, pots and side pots,
+// own hole cards, betting controls bounded by the legal range, showdown with hand names, sitting
+// out and in, rebuys, the ledger and a hand history to download.
+
+import { append, h, replace } from "../dom.js";
+import { lang, t, tMaybe } from "../i18n.js";
+import { cardEl, cardName } from "../cards.js";
+
+const HAND_NAMES = [
+  "royal flush", "straight flush", "four of a kind", "full house", "flush", "straight",
+  "three of a kind", "two pair", "pair", "high card",
+];
+
+// The evaluator names hands in English ("two pair, kings and nines"); other languages get the
+// hand's own name in that language and the detail only in English.
+export function handName(name) {
+  if (!name) return "";
+  if (lang === "en") return name;
+  const kind = HAND_NAMES.find((k) => name === k || name.startsWith(`${k},`) || name.startsWith(`${k} of`));
+  return kind ? tMaybe(`hand: ${kind}`) || name : name;
+}
+
+function chips(n) {
+  return Number(n || 0).toLocaleString(lang);
+}
+
+function legalOf(state, type) {
+  return (state.legal || []).find((a) => a.type === type) || null;
+}
+
+// Whom the table waits for: the hand's actor, or the players still to answer a run-twice or show question.
+export function waiting(view) {
+  const hand = view.hand;
+  if (!hand) return [];
+  if (hand.actor !== null && hand.actor !== undefined) return [hand.actor];
+  return [];
+}
+
+export function mount(root, ctx) {
+  const ui = { state: null, amount: null, history: [] };
+  const felt = h("div", { class: "felt holdem" });
+  replace(root, felt);
+
+  async function act(action) {
+    const box = felt.querySelector(".refusal");
+    if (box) box.hidden = true;
+    try {
+      await ctx.sendAction(action);
+    } catch (error) {
+      const text = ctx.errorText(error.code, error.message);
+      const target = felt.querySelector(".refusal");
+      if (target) {
+        target.textContent = text;
+        target.hidden = false;
+      } else ctx.notice(text);
+    }
+  }
+
+  function potTotal(view) {
+    const hand = view.hand;
+    if (!hand) return 0;
+    const pots = (hand.pots || []).reduce((sum, p) => sum + p.amount, 0);
+    return pots;
+  }
+
+  // Raise presets, each clamped into the legal range [min, max].
+  function presets(view, range) {
+    const hand = view.hand;
+    const me = view.players[view.seat];
+    const toCall = Math.max((hand.current_bet || 0) - (me.bet || 0), 0);
+    const pot = potTotal(view);
+    const clamp = (v) => Math.max(range.min, Math.min(range.max, Math.round(v)));
+    const base = hand.current_bet || 0;
+    return [
+      ["min", t("Minimum"), range.min],
+      ["half", t("Half pot"), clamp(base + (pot + toCall) / 2)],
+      ["pot", t("Pot"), clamp(base + pot + toCall)],
+      ["max", t("All-in"), range.max],
+    ];
+  }
+
+  function seatEl(view, p, index, total) {
+    const hand = view.hand;
+    const me = p.seat === view.seat;
+    const acting = hand && hand.actor === p.seat;
+    // Seats go round the oval clockwise from the bottom, with our own seat at the bottom.
+    const offset = view.seat !== null && view.seat !== undefined ? view.seat : 0;
+    const place = ((p.seat - offset + total) % total) / total;
+    const angle = Math.PI / 2 + place * 2 * Math.PI;
+    const el = h("section", {
+      class: `hseat${acting ? " turn" : ""}${p.folded ? " folded" : ""}${me ? " me" : ""}${p.occupied ? "" : " empty"}`,
+      dataset: { seat: p.seat },
+      "aria-label": ctx.seatName(p.seat),
+    });
+    el.style.setProperty("--x", `${50 + 44 * Math.cos(angle)}%`);
+    el.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
+    if (!p.occupied) {
+      append(el, [h("span", { class: "muted" }, t("empty seat"))]);
+      return el;
+    }
+    const marks = [];
+    if (hand && hand.button === p.seat) marks.push(h("span", { class: "chip-mark button-mark", title: t("Dealer button") }, "D"));
+    if (hand && hand.small_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Small blind") }, "SB"));
+    if (hand && hand.big_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Big blind") }, "BB"));
+    let cards = null;
+    const last = !hand && view.last_hand && view.last_hand.shown ? view.last_hand.shown[String(p.seat)] : null;
+    if (p.cards) cards = p.cards.map((c) => cardEl(c));
+    else if (last) cards = last.map((c) => cardEl(c));
+    else if (p.has_cards) cards = [cardEl(null), cardEl(null)];
+    const status = [];
+    if (p.folded) status.push(t("folded"));
+    if (p.all_in) status.push(t("all-in"));
+    if (p.status === "out" || p.sitting_out_next) status.push(t("sitting out"));
+    if (p.status === "waiting") status.push(t("waiting for the big blind"));
+    const shownHand = p.cards && p.shown ? shownName(view, p.seat) : null;
+    append(el, [
+      h("h3", {}, ctx.seatName(p.seat), marks),
+      h("div", { class: "card-row small-cards hole" }, cards),
+      h("p", { class: "stack" }, h("span", { class: "muted" }, t("Stack")), " ", h("b", { dataset: { stack: p.seat } }, chips(p.stack))),
+      p.bet ? h("p", { class: "bet" }, t("Bet {n}", { n: chips(p.bet) })) : null,
+      status.length ? h("p", { class: "muted" }, status.join(" · ")) : null,
+      shownHand ? h("p", { class: "hand-name" }, shownHand) : null,
+    ]);
+    return el;
+  }
+
+  function shownName(view, seat) {
+    const hand = view.hand;
+    const awards = (hand && hand.awards) || [];
+    const won = awards.find((a) => a.hand && a.shares && String(seat) in a.shares);
+    if (won) return handName(won.hand);
+    const shown = ui.shownNames && ui.shownNames[seat];
+    return shown ? handName(shown) : null;
+  }
+
+  function center(view) {
+    const hand = view.hand;
+    const board = hand ? hand.board : (view.last_hand && view.last_hand.board) || [];
+    const slots = [];
+    for (let i = 0; i < 5; i += 1) slots.push(board[i] ? cardEl(board[i]) : h("span", { class: "empty-slot" }));
+    // Side pots only mean something once a player is all-in; before that unmatched bets are
+    // just this round's betting, so the table shows one pot.
+    const layered = hand ? hand.pots || [] : [];
+    const allIn = view.players.some((p) => p.all_in);
+    const pots = allIn || layered.length < 2 ? layered : [{ amount: layered.reduce((n, p) => n + p.amount, 0) }];
+    return h("section", { class: "hcenter", "aria-label": t("Board") },
+      h("div", { class: "card-row board" }, slots),
+      hand && hand.board2 && hand.board2.length ? h("div", { class: "card-row board small-cards" }, hand.board2.map((c) => cardEl(c))) : null,
+      h("ul", { class: "pots" },
+        pots.map((p, i) => h("li", { dataset: { pot: i } },
+          i === 0 ? t("Pot {n}", { n: chips(p.amount) }) : t("Side pot {i}: {n}", { i, n: chips(p.amount) })))),
+      hand ? h("p", { class: "muted" }, t("Blinds {sb}/{bb}", { sb: view.blinds.small_blind, bb: view.blinds.big_blind }),
+        " · ", t("Hand {n}", { n: hand.number }), " · ", streetName(hand.street)) : null,
+      awardsEl(hand ? hand.awards : view.last_hand ? view.last_hand.awards : []));
+  }
+
+  function streetName(street) {
+    return { preflop: t("preflop"), flop: t("flop"), turn: t("turn"), river: t("river") }[street] || street;
+  }
+
+  function awardsEl(awards) {
+    if (!awards || !awards.length) return null;
+    return h("ul", { class: "awards" }, awards.map((a) => h("li", {},
+      Object.entries(a.shares || {}).map(([seat, n]) => t("{name} wins {n}", { name: ctx.seatName(Number(seat)), n: chips(n) })).join(", "),
+      a.hand ? ` — ${handName(a.hand)}` : "")));
+  }
+
+  function controls(view, state) {
+    const parts = [];
+    const legal = state.legal || [];
+    const fold = legalOf(state, "fold");
+    const check = legalOf(state, "check");
+    const call = legalOf(state, "call");
+    const raise = legalOf(state, "raise") || legalOf(state, "bet");
+    const allIn = legalOf(state, "all_in");
+    if (fold) parts.push(h("button", { type: "button", dataset: { action: "fold" }, title: `${t("Fold")} (F)`, onclick: () => act({ type: "fold" }) }, t("Fold")));
+    if (check) parts.push(h("button", { type: "button", dataset: { action: "check" }, title: `${t("Check")} (C)`, onclick: () => act({ type: "check" }) }, t("Check")));
+    if (call) parts.push(h("button", { type: "button", class: "primary", dataset: { action: "call" }, title: `${t("Call")} (C)`, onclick: () => act({ type: "call" }) }, t("Call {n}", { n: chips(call.amount) })));
+    if (raise) {
+      const range = { min: raise.min, max: raise.max };
+      if (ui.amount === null || ui.amount < range.min || ui.amount > range.max) ui.amount = range.min;
+      const slider = h("input", {
+        type: "range", min: range.min, max: range.max, step: 1, value: ui.amount,
+        "aria-label": t("Amount"), dataset: { role: "raise-slider" },
+      });
+      const number = h("input", {
+        type: "number", min: range.min, max: range.max, step: 1, value: ui.amount, inputmode: "numeric",
+        "aria-label": t("Amount"), dataset: { role: "raise-amount" }, class: "amount",
+      });
+      const label = raise.type === "bet" ? t("Bet") : t("Raise to");
+      const go = h("button", { type: "button", class: "primary", dataset: { action: raise.type }, title: `${label} (R)` }, `${label} ${chips(ui.amount)}`);
+      const set = (value) => {
+        const v = Math.max(range.min, Math.min(range.max, Math.round(Number(value) || range.min)));
+        ui.amount = v;
+        slider.value = String(v);
+        number.value = String(v);
+        go.textContent = `${label} ${chips(v)}`;
+      };
+      slider.addEventListener("input", () => set(slider.value));
+      number.addEventListener("change", () => set(number.value));
+      go.addEventListener("click", () => act({ type: raise.type, to: ui.amount }));
+      const presetButtons = presets(view, range).map(([key, text, value]) => h("button", {
+        type: "button", class: "preset", dataset: { preset: key }, onclick: () => set(value),
+      }, text));
+      parts.push(h("div", { class: "raise" },
+        h("div", { class: "presets" }, presetButtons),
+        h("div", { class: "raise-row" }, slider, number, go)));
+    }
+    if (allIn) {
+      parts.push(h("button", { type: "button", dataset: { action: "all_in" }, title: `${t("All-in")} (A)`, onclick: () => act({ type: "all_in" }) }, t("All-in {n}", { n: chips(allIn.to) })));
+    }
+    for (const [type, text] of [
+      ["straddle", t("Straddle")], ["no_straddle", t("No straddle")],
+      ["run_twice", t("Run it twice")], ["run_once", t("Run it once")],
+      ["show", t("Show cards")], ["muck", t("Muck")], ["sit_in", t("Sit in")],
+    ]) {
+      const action = legal.find((a) => a.type === type);
+      if (action) parts.push(h("button", { type: "button", dataset: { action: type }, onclick: () => act({ type }) }, text));
+    }
+    const rebuy = legal.find((a) => a.type === "rebuy");
+    if (rebuy) parts.push(rebuyForm("rebuy", rebuy.min, rebuy.max));
+    return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, parts);
+  }
+
+  function rebuyForm(type, min, max) {
+    const input = h("input", { type: "number", min, max, value: max, class: "amount", "aria-label": t("Chips to buy") });
+    return h("div", { class: "rebuy" }, input,
+      h("button", { type: "button", dataset: { action: type }, onclick: () => act({ type, amount: Number(input.value) }) },
+        type === "rebuy" ? t("Rebuy") : t("Top up")));
+  }
+
+  function tableControls(view) {
+    if (view.seat === null || view.seat === undefined) return null;
+    const me = view.players[view.seat];
+    if (!me || !me.occupied) return null;
+    const parts = [];
+    if (me.status !== "out" && !me.sitting_out_next) {
+      parts.push(h("button", { type: "button", dataset: { action: "sit_out" }, onclick: () => act({ type: "sit_out" }) }, t("Sit out")));
+    } else if (!(ui.state.legal || []).some((a) => a.type === "sit_in")) {
+      parts.push(h("button", { type: "button", dataset: { action: "sit_in" }, onclick: () => act({ type: "sit_in" }) }, t("Sit in")));
+    }
+    if (view.format === "cash") {
+      const sheet = (ctx.room() && ctx.room().sheet) || {};
+      if (sheet.rebuy !== false && me.stack > 0 && sheet.buy_in_max) {
+        const room = sheet.buy_in_max - me.stack - (me.pending_chips || 0);
+        if (room > 0) parts.push(rebuyForm("top_up", 1, room));
+      }
+    }
+    parts.push(h("button", { type: "button", class: "link", dataset: { action: "history" }, onclick: downloadHistory }, t("Download hand history")));
+    return h("div", { class: "controls table-controls" }, parts);
+  }
+
+  function ledger(view) {
+    if (!view.ledger || !view.ledger.length) return null;
+    return h("details", { class: "ledger" },
+      h("summary", {}, t("Ledger")),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("Bought in")), h("th", {}, t("Cashed out")), h("th", {}, t("Result")))),
+        h("tbody", {}, view.ledger.map((row) => h("tr", {},
+          h("td", {}, ctx.seatName(row.seat)), h("td", {}, chips(row.buy_in)), h("td", {}, chips(row.cash_out)),
+          h("td", {}, chips(row.cash_out - row.buy_in)))))));
+  }
+
+  function statusText(view, state) {
+    if (state.outcome || view.over) return t("The game is over.");
+    const hand = view.hand;
+    if (!hand) return t("Waiting for the next hand.");
+    if (hand.actor === null || hand.actor === undefined) return "";
+    if (hand.actor === view.seat) return t("Your turn.");
+    return t("{name}'s turn.", { name: ctx.seatName(hand.actor) });
+  }
+
+  // The server's hand history in PHH (hole cards this seat saw only) when it offers one; else the
+  // hands as this page's log told them.
+  async function downloadHistory() {
+    const token = ctx.token();
+    if (token) {
+      try {
+        const response = await fetch(`/api/rooms/${encodeURIComponent(ctx.roomId)}/history`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        if (response.ok) {
+          save(await response.blob(), "holdem-hands.phh");
+          return;
+        }
+      } catch {
+        // fall back to the log below
+      }
+    }
+    const lines = ui.history.map((e) => describeEvent(e, ctx.seatName) || e.type);
+    save(new Blob([`${lines.join("\n")}\n`], { type: "text/plain;charset=utf-8" }), "holdem-hands.txt");
+  }
+
+  function save(blob, name) {
+    const link = h("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  }
+
+  function draw() {
+    const state = ui.state;
+    const view = state.view;
+    const seats = view.players.length;
+    const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+    const mine = me && me.cards ? h("section", { class: "own-cards", "aria-label": t("Your cards") },
+      h("h3", {}, t("Your cards")), h("div", { class: "card-row hole own" }, me.cards.map((c) => cardEl(c)))) : null;
+    replace(felt,
+      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(view, state)),
+      h("p", { class: "refusal", role: "alert", hidden: true }),
+      h("div", { class: "oval" }, view.players.map((p, i) => seatEl(view, p, i, seats)), center(view)),
+      mine,
+      controls(view, state),
+      tableControls(view),
+      ledger(view));
+  }
+
+  return {
+    update(state) {
+      // The room redraws the table on presence changes too: take each state's events once.
+      const fresh = state !== ui.state;
+      ui.state = state;
+      for (const event of fresh ? state.events || [] : []) {
+        ui.history.push(event);
+        if (event.type === "show") {
+          ui.shownNames = ui.shownNames || {};
+          ui.shownNames[event.seat] = event.hand;
+        }
+        if (event.type === "hand_started") ui.shownNames = {};
+      }
+      if (state.view) draw();
+    },
+    onKey(event) {
+      const state = ui.state;
+      if (!state) return false;
+      const key = event.key.toLowerCase();
+      const pick = (type) => legalOf(state, type);
+      if (key === "f" && pick("fold")) return act({ type: "fold" }), true;
+      if (key === "c" && (pick("check") || pick("call"))) return act({ type: pick("check") ? "check" : "call" }), true;
+      if (key === "r") {
+        const button = felt.querySelector("button[data-action=raise], button[data-action=bet]");
+        if (button) return button.click(), true;
+      }
+      if (key === "a" && pick("all_in")) return act({ type: "all_in" }), true;
+      return false;
+    },
+  };
+}
+
+export function keys() {
+  return [
+    ["F", t("Fold")],
+    ["C", t("Check or call")],
+    ["R", t("Bet or raise the chosen amount")],
+    ["A", t("All-in")],
+  ];
+}
+
+function allInMark(event) {
+  return event.all_in ? ` (${t("all-in")})` : "";
+}
+
+export function describeEvent(event, seatName) {
+  const who = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
+  switch (event.type) {
+    case "hand_started": return t("Hand {n} starts; the button is at {name}", { n: event.hand, name: seatName(event.button) });
+    case "posted": return t("{name} posts {n}", { name: who, n: chips(event.amount) });
+    case "dealt": return t("Hole cards are dealt");
+    case "hole_cards": return t("Your cards: {cards}", { cards: (event.cards || []).map(cardName).join(", ") });
+    case "fold": return t("{name} folds", { name: who });
+    case "check": return t("{name} checks", { name: who });
+    case "call": return t("{name} calls {n}", { name: who, n: chips(event.amount) }) + allInMark(event);
+    case "bet": return t("{name} bets {n}", { name: who, n: chips(event.to) }) + allInMark(event);
+    case "raise": return t("{name} raises to {n}", { name: who, n: chips(event.to) }) + allInMark(event);
+    case "all_in": return t("{name} is all-in for {n}", { name: who, n: chips(event.to) });
+    case "board": return t("Board: {cards}", { cards: (event.cards || []).map(cardName).join(", ") });
+    case "show": return event.hand
+      ? t("{name} shows {cards}: {hand}", { name: who, cards: (event.cards || []).map(cardName).join(", "), hand: handName(event.hand) })
+      : t("{name} shows {cards}", { name: who, cards: (event.cards || []).map(cardName).join(", ") });
+    case "muck": return t("{name} mucks", { name: who });
+    case "returned": return t("{n} returned to {name}", { name: who, n: chips(event.amount) });
+    case "pot_won": return Object.entries(event.shares || {}).map(([seat, n]) => t("{name} wins {n}", { name: seatName(Number(seat)), n: chips(n) })).join(", ") + (event.hand ? ` — ${handName(event.hand)}` : "");
+    case "sitting_out": return t("{name} sits out", { name: who });
+    case "sitting_in": return t("{name} sits in", { name: who });
+    case "rebuy": return t("{name} buys {n} chips", { name: who, n: chips(event.amount) });
+    case "left": return t("{name} leaves with {n}", { name: who, n: chips(event.cash_out) });
+    case "hand_over": return t("Hand {n} is over", { n: event.hand });
+    case "level": return t("Blinds rise to {sb}/{bb}", { sb: event.small_blind, bb: event.big_blind });
+    default: return null;
+  }
+}

@@ -1,0 +1,343 @@
+// The Thousand (Tuhat) table: the auction offering only legal bids, the talon, giving or laying aside
+// cards, tricks with trump and marriages, and the score sheet with totals and bombs.
+
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { cardEl, cardName } from "../cards.js";
+
+// Trick order within a suit (T1): 9 < J < Q < K < 10 < A; hands are shown grouped by suit.
+const ORDER = "9JQKTA";
+const SUIT_ORDER = "shdc";
+const SUIT_SIGN = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+export function sortHand(cards) {
+  return [...cards].sort((a, b) => SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) || ORDER.indexOf(b[0]) - ORDER.indexOf(a[0]));
+}
+
+function suitName(suit) {
+  return { s: t("spades"), h: t("hearts"), d: t("diamonds"), c: t("clubs") }[suit] || suit;
+}
+
+function phaseName(phase) {
+  return {
+    auction: t("Bidding"), lottery: t("Nine lottery"), talon: t("Talon"), exchange: t("Giving cards"),
+    play: t("Tricks"), over: t("Game over"),
+  }[phase] || phase;
+}
+
+// Whom the table waits for: the seat on turn (in the nine lottery, the guessers act at once).
+export function waiting(view) {
+  if (view.phase === "over") return [];
+  if (view.phase === "lottery") return [];
+  return view.turn !== null && view.turn !== undefined ? [view.turn] : [];
+}
+
+export function mount(root, ctx) {
+  const ui = { state: null, selected: [], gives: {} };
+  const felt = h("div", { class: "felt thousand" });
+  replace(root, felt);
+
+  const legal = (type) => ((ui.state && ui.state.legal) || []).filter((a) => a.type === type);
+
+  async function act(action) {
+    const box = felt.querySelector(".refusal");
+    if (box) box.hidden = true;
+    try {
+      await ctx.sendAction(action);
+      ui.selected = [];
+      ui.gives = {};
+    } catch (error) {
+      const text = ctx.errorText(error.code, error.message);
+      const target = felt.querySelector(".refusal");
+      if (target) {
+        target.textContent = text;
+        target.hidden = false;
+      } else ctx.notice(text);
+    }
+  }
+
+  function hand() {
+    const view = ui.state.view;
+    return view.hand ? sortHand(view.hand) : [];
+  }
+
+  function clickCard(card) {
+    const plays = legal("play").filter((a) => a.card === card);
+    if (plays.length === 1) return act(plays[0]);
+    const at = ui.selected.indexOf(card);
+    if (at >= 0) ui.selected.splice(at, 1);
+    else if (plays.length > 1) ui.selected = [card];
+    else ui.selected.push(card);
+    draw();
+    return null;
+  }
+
+  function statusText(view, state) {
+    if (state.outcome || view.phase === "over") return t("The game is over.");
+    const acting = waiting(view);
+    const mine = ctx.seat !== null && ((state.to_act || []).includes(ctx.seat) || acting.includes(ctx.seat));
+    const who = mine ? t("Your turn.") : acting.length === 1 ? t("{name}'s turn.", { name: ctx.seatName(acting[0]) }) : "";
+    return `${phaseName(view.phase)} · ${who}`;
+  }
+
+  function contractLine(view) {
+    const parts = [];
+    if (view.phase === "auction" && view.auction.bid) {
+      parts.push(t("Highest bid {n} by {name}", { n: view.auction.bid, name: ctx.seatName(view.auction.bidder) }));
+    }
+    if (view.contract && view.bidder !== null && view.phase !== "auction") {
+      parts.push(t("Contract {n}: {name}", { n: view.contract, name: ctx.seatName(view.bidder) }) + (view.blind ? ` (${t("blind")})` : ""));
+    }
+    parts.push(view.trump
+      ? t("Trump: {suit}", { suit: `${SUIT_SIGN[view.trump]} ${suitName(view.trump)}` })
+      : t("No trump"));
+    return h("p", { class: "contract", dataset: { trump: view.trump || "" } }, parts.join(" · "));
+  }
+
+  function opponent(view, seat) {
+    const acting = waiting(view).includes(seat);
+    const passed = view.auction && view.auction.passed[seat];
+    const marriages = (view.marriages[seat] || []).map((s) => `${SUIT_SIGN[s]}`).join(" ");
+    const sitting = view.active && !view.active.includes(seat);
+    return h("section", { class: `seat-box${acting ? " turn" : ""}`, dataset: { seat } },
+      h("h3", {}, ctx.seatName(seat), seat === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
+        view.phase === "auction" && passed ? h("span", { class: "tag" }, t("passed")) : null),
+      sitting ? h("p", { class: "muted" }, t("sits out this deal")) : h("div", { class: "card-row small-cards" },
+        Array.from({ length: Math.min(view.hand_counts[seat] || 0, 10) }, () => cardEl(null))),
+      h("p", { class: "muted" },
+        t("Cards: {n}", { n: view.hand_counts[seat] || 0 }), " · ",
+        t("Tricks: {n}", { n: view.tricks_taken[seat] || 0 }),
+        marriages ? ` · ${t("Marriages")}: ${marriages}` : ""),
+      h("p", { class: "score" }, t("Score {n}", { n: view.scores[seat] })));
+  }
+
+  function center(view) {
+    const talon = view.talon || { count: 0, cards: null };
+    let talonCards = [];
+    if (talon.cards) talonCards = talon.cards.map((c) => cardEl(c));
+    else talonCards = Array.from({ length: talon.count }, () => cardEl(null));
+    const trick = (view.trick || []).map(([seat, card]) => h("div", { class: "card-stack" }, cardEl(card), h("span", { class: "muted" }, ctx.seatName(seat))));
+    const last = (view.last_trick || []).map(([, card]) => cardEl(card));
+    return h("section", { class: "center", "aria-label": t("Table") },
+      talonCards.length ? h("div", { class: "card-stack talon" }, h("div", { class: "card-row small-cards" }, talonCards), h("span", { class: "muted" }, t("Talon"))) : null,
+      view.stock ? h("div", { class: "card-stack" }, cardEl(null), h("span", { class: "muted" }, t("Stock")), h("span", { class: "count" }, view.stock)) : null,
+      h("div", { class: "trick" }, trick.length ? trick : h("span", { class: "empty-slot" }, t("Trick"))),
+      last.length ? h("div", { class: "card-stack last-trick" }, h("div", { class: "card-row small-cards" }, last), h("span", { class: "muted" }, t("Last trick"))) : null);
+  }
+
+  function auctionControls() {
+    const bids = legal("bid");
+    const parts = [];
+    if (bids.length) {
+      const select = h("select", { "aria-label": t("Bid"), dataset: { role: "bid" } },
+        bids.map((a) => h("option", { value: a.value }, String(a.value))));
+      const label = ui.state.view.phase === "exchange" ? t("Raise the contract") : t("Bid");
+      parts.push(h("div", { class: "bid-row" }, select,
+        h("button", { type: "button", class: "primary", dataset: { action: "bid" }, onclick: () => act({ type: "bid", value: Number(select.value) }) }, label)));
+    }
+    for (const [type, text] of [
+      ["pass", t("Pass")], ["look", t("Look at my cards")], ["redeal", t("Show hand for a redeal")],
+      ["take_talon", t("Take the talon")], ["bomb", t("Bomb: give up the deal")],
+    ]) {
+      for (const action of legal(type)) {
+        const suffix = action.bank !== undefined ? ` ${action.bank + 1}` : "";
+        parts.push(h("button", { type: "button", dataset: { action: type }, onclick: () => act(action) }, text + suffix));
+      }
+    }
+    for (const action of legal("lottery")) {
+      parts.push(h("button", { type: "button", dataset: { action: "lottery" }, onclick: () => act(action) }, t("Run the nine lottery with {card}", { card: cardName(action.nine) })));
+    }
+    for (const action of legal("guess")) {
+      parts.push(h("button", { type: "button", dataset: { action: "guess" }, onclick: () => act(action) }, action.colour === "red" ? t("Guess red") : t("Guess black")));
+    }
+    return parts;
+  }
+
+  function exchangeControls(view) {
+    const parts = [];
+    const discards = legal("discard");
+    if (discards.length) {
+      const match = discards.find((a) => a.cards.length === ui.selected.length && a.cards.every((c) => ui.selected.includes(c)));
+      parts.push(h("button", { type: "button", class: "primary", dataset: { action: "discard" }, disabled: !match, onclick: () => match && act(match) },
+        t("Lay aside the chosen cards ({n}/3)", { n: ui.selected.length })));
+    }
+    const gives = legal("give");
+    if (gives.length) {
+      const receivers = Object.keys(gives[0].cards).map(Number);
+      const each = Array.isArray(gives[0].cards[String(receivers[0])]) ? gives[0].cards[String(receivers[0])].length : 1;
+      for (const seat of receivers) {
+        const given = ui.gives[seat] || [];
+        parts.push(h("button", {
+          type: "button", dataset: { action: "give-to", seat },
+          disabled: ui.selected.length !== each,
+          onclick: () => {
+            ui.gives[seat] = [...ui.selected];
+            ui.selected = [];
+            draw();
+          },
+        }, t("Give to {name}", { name: ctx.seatName(seat) }), given.length ? `: ${given.map(cardName).join(", ")}` : ""));
+      }
+      const wanted = {};
+      for (const seat of receivers) wanted[seat] = ui.gives[seat] || [];
+      const match = gives.find((a) => receivers.every((seat) => {
+        const value = a.cards[String(seat)];
+        const list = Array.isArray(value) ? value : [value];
+        return list.length === wanted[seat].length && list.every((c) => wanted[seat].includes(c));
+      }));
+      parts.push(h("button", { type: "button", class: "primary", dataset: { action: "give" }, disabled: !match, onclick: () => match && act(match) }, t("Give the cards")));
+    }
+    if (view.aside && view.aside.length) {
+      parts.push(h("div", { class: "card-stack" }, h("div", { class: "card-row small-cards" }, view.aside.map((c) => cardEl(c))), h("span", { class: "muted" }, t("Laid aside"))));
+    }
+    return parts;
+  }
+
+  function playControls() {
+    if (ui.selected.length !== 1) return [];
+    const options = legal("play").filter((a) => a.card === ui.selected[0]);
+    return options.map((a) => h("button", {
+      type: "button", class: a.declare ? "primary" : "", dataset: { action: a.declare ? "play-declare" : "play" }, onclick: () => act(a),
+    }, a.declare ? t("Play {card} and declare the marriage", { card: cardName(a.card) }) : t("Play {card}", { card: cardName(a.card) })));
+  }
+
+  function scoreSheet(view) {
+    const seats = Array.from({ length: view.seats }, (_, i) => i);
+    const rows = (view.score_sheet || []).map((row) => h("tr", { class: `row-${row.type}` },
+      h("td", {}, row.deal ?? ""),
+      h("td", {}, row.type === "bomb" ? `${t("Bomb")} (${ctx.seatName(row.bidder)})`
+        : row.type === "deal" ? `${ctx.seatName(row.bidder)} ${row.contract}${row.blind ? ` ${t("blind")}` : ""} ${row.made ? "✓" : "✗"}`
+          : row.type === "lottery" ? t("Nine lottery") : t("Redeal penalty")),
+      seats.map((s) => h("td", {}, row.points ? String(row.points[s] ?? 0) : "", h("small", { class: "muted" }, ` ${row.totals ? row.totals[s] : ""}`)))));
+    return h("details", { class: "score-sheet", open: true },
+      h("summary", {}, t("Score sheet"), " · ", t("to {n}", { n: view.target_score })),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Contract")), seats.map((s) => h("th", {}, ctx.seatName(s))))),
+        h("tbody", {}, rows),
+        h("tfoot", {},
+          h("tr", {}, h("th", {}, ""), h("th", {}, t("Bombs used")), seats.map((s) => h("td", {}, `${view.bombs_used[s]}/${view.bombs_per_game}`))),
+          h("tr", { class: "totals" }, h("th", {}, ""), h("th", {}, t("Total")), seats.map((s) => h("th", { dataset: { total: s } }, String(view.scores[s])))))));
+  }
+
+  function draw() {
+    const state = ui.state;
+    const view = state.view;
+    const me = ctx.seat;
+    const others = Array.from({ length: view.seats }, (_, i) => i).filter((s) => s !== me);
+    const cards = hand();
+    const playable = new Set(legal("play").map((a) => a.card));
+    const choosing = legal("discard").length || legal("give").length;
+    const handRow = cards.map((card, index) => {
+      const el = cardEl(card, {
+        button: true,
+        selected: ui.selected.includes(card),
+        disabled: !(playable.has(card) || choosing),
+        extra: { "data-key": `hand-${index}`, "data-zone": "hand", class: playable.has(card) ? "playable" : "" },
+      });
+      el.addEventListener("click", () => clickCard(card));
+      return el;
+    });
+    const given = (view.given || []).map(([from, to, card]) => h("li", {}, t("{from} gave {to}: {card}", {
+      from: ctx.seatName(from), to: ctx.seatName(to), card: Array.isArray(card) ? card.map(cardName).join(", ") : cardName(card),
+    })));
+    const controls = [...auctionControls(), ...exchangeControls(view), ...playControls()];
+    const mine = me !== null ? h("section", { class: "mine", "aria-label": t("Your cards") },
+      h("h3", {}, t("Your hand"), " ", h("span", { class: "muted" }, `(${view.hand ? cards.length : view.hand_counts[me] || 0})`),
+        me === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
+        (view.marriages[me] || []).length ? h("span", { class: "muted" }, ` ${t("Marriages")}: ${(view.marriages[me] || []).map((s) => SUIT_SIGN[s]).join(" ")}`) : null),
+      view.hand ? h("div", { class: "card-row hand", role: "group", "aria-label": t("Your hand") }, handRow)
+        : h("div", { class: "card-row hand" }, Array.from({ length: view.hand_counts[me] || 0 }, () => cardEl(null))),
+      given.length ? h("ul", { class: "given muted" }, given) : null,
+      h("p", { class: "score" }, t("Score {n}", { n: view.scores[me] })),
+      h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, controls)) : null;
+    replace(felt,
+      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(view, state)),
+      contractLine(view),
+      h("p", { class: "refusal", role: "alert", hidden: true }),
+      h("div", { class: "opponents" }, others.map((s) => opponent(view, s))),
+      center(view),
+      mine,
+      scoreSheet(view));
+  }
+
+  return {
+    update(state) {
+      ui.state = state;
+      const inHand = new Set(hand());
+      ui.selected = ui.selected.filter((c) => inHand.has(c));
+      for (const seat of Object.keys(ui.gives)) ui.gives[seat] = ui.gives[seat].filter((c) => inHand.has(c));
+      if (state.view) draw();
+    },
+    onKey(event) {
+      if (!ui.state || ctx.seat === null) return false;
+      const key = event.key.toLowerCase();
+      if (/^[1-9]$/.test(key)) {
+        const card = hand()[Number(key) - 1];
+        if (card) clickCard(card);
+        return Boolean(card);
+      }
+      if (key === "0") {
+        const card = hand()[9];
+        if (card) clickCard(card);
+        return Boolean(card);
+      }
+      if (key === "escape") {
+        ui.selected = [];
+        draw();
+        return true;
+      }
+      const pass = legal("pass")[0];
+      if (key === "n" && pass) return act(pass), true;
+      if (key === "b") {
+        const button = felt.querySelector("button[data-action=bid]");
+        if (button) return button.click(), true;
+      }
+      if (key === "t" && legal("take_talon").length === 1) return act(legal("take_talon")[0]), true;
+      return false;
+    },
+  };
+}
+
+export function keys() {
+  return [
+    ["1–9, 0", t("Choose or play the card at that place in your hand")],
+    ["B", t("Bid")],
+    ["N", t("Pass")],
+    ["T", t("Take the talon")],
+    ["Esc", t("Clear the choice")],
+  ];
+}
+
+export function describeEvent(event, seatName) {
+  const who = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
+  const cards = (list) => (list || []).map(cardName).join(", ");
+  switch (event.type) {
+    case "deal": return event.dealer !== undefined ? t("Deal {n}: {name} deals", { n: event.deal, name: seatName(event.dealer) }) : null;
+    case "hand": return t("Your cards: {cards}", { cards: cards(event.cards) });
+    case "bid": return t("{name} bids {n}", { name: who, n: event.value }) + (event.blind ? ` (${t("blind")})` : "");
+    case "pass": return t("{name} passes", { name: who });
+    case "look": return t("{name} looks at the cards", { name: who });
+    case "auction_won": return t("{name} wins the auction at {n}", { name: who, n: event.contract });
+    case "talon": return t("Talon: {cards}", { cards: cards(event.cards) });
+    case "talon_taken": return t("You take the talon: {cards}", { cards: cards(event.cards) });
+    case "take_talon": return t("{name} takes the talon", { name: who });
+    case "raise": return t("{name} raises the contract to {n}", { name: who, n: event.value });
+    case "give": return t("{name} gives cards", { name: who });
+    case "given": return t("{from} gave {to}: {card}", { from: seatName(event.from), to: seatName(event.to), card: Array.isArray(event.cards) ? cards(event.cards) : cardName(event.cards) });
+    case "discard": return t("{name} lays {n} cards aside", { name: who, n: event.count });
+    case "laid_aside": return t("You laid aside: {cards}", { cards: cards(event.cards) });
+    case "bomb": return t("{name} plays a bomb", { name: who });
+    case "play": return event.declare || event.marriage
+      ? t("{name} plays {card} and declares the marriage", { name: who, card: cardName(event.card) })
+      : t("{name} plays {card}", { name: who, card: cardName(event.card) });
+    case "trick": return t("{name} takes the trick ({n} points)", { name: seatName(event.winner), n: event.points });
+    case "deal_scored": return t("Deal scored: {name} {result} {n}", { name: seatName(event.bidder), result: event.made ? t("made") : t("went down on"), n: event.contract });
+    case "redeal": return t("{name} shows the hand: the cards are dealt again", { name: who });
+    case "game_over": return t("The game is over.");
+    default: return null;
+  }
+}
+
+export function describeOutcome() {
+  return null;
+}
+

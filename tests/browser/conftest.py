@@ -1,0 +1,214 @@
+"""Browser tests: a real server process and a real headless Chromium driven by Playwright.
+
+Run them in their own pytest process (sync Playwright and pytest-asyncio cannot share one):
+``python -m pytest -m browser tests/browser``. Without a Chromium binary (``/usr/bin/chromium`` or
+``HOUSERULES_CHROMIUM``) they skip with the reason. Screenshots go to ``HOUSERULES_ARTEFACTS``
+(default ``tests/browser/test-artefacts/``, git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("HOUSERULES_CHROMIUM", "/usr/bin/chromium")
+ARTEFACTS = Path(os.environ.get("HOUSERULES_ARTEFACTS", str(Path(__file__).parent / "test-artefacts")))
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Sync Playwright and pytest-asyncio cannot share a process: when tests from outside this
+    directory are collected too, the browser tests skip and say how to run them."""
+    here = Path(__file__).parent
+    mixed = any(here not in Path(str(item.fspath)).parents for item in items)
+    if not mixed:
+        return
+    skip = pytest.mark.skip(reason="browser tests run in their own process: pytest -m browser tests/browser")
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(skip)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (install it or set HOUSERULES_CHROMIUM)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        pytest.skip("the playwright package is not installed")
+    return CHROMIUM
+
+
+class ServerProcess:
+    """``python -m app`` on a port with its own data directory (SQLite), as a child process."""
+
+    def __init__(self, data: Path, port: int | None = None) -> None:
+        self.data = data
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "HOUSERULES_DATA_DIR": str(self.data),
+            "PYTHONPATH": str(ROOT),
+        }
+        env.pop("DATABASE_URL", None)
+        env.pop("HOUSERULES_DATABASE_URL", None)
+        log = (self.data / "server.log").open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        log.close()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.process.kill()
+                raise RuntimeError("the server did not start:\n" + (self.data / "server.log").read_text())
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """A server for the whole session, on a free port with a fresh SQLite file; yields the base URL."""
+    process = ServerProcess(tmp_path_factory.mktemp("data"))
+    process.start()
+    try:
+        yield process.base
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def games(server: str) -> dict[str, Any]:
+    with urllib.request.urlopen(server + "/api/games", timeout=5) as response:
+        return {game["name"]: game for game in json.load(response)}
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Player:
+    """One person: a browser context (its own localStorage) with one page and the frames it received."""
+
+    context: Any
+    page: Any
+    frames: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def state(self) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = self.page.evaluate(
+            "() => window.houserules && window.houserules.state ? window.houserules.state : null"
+        )
+        return result
+
+    def seat(self) -> int | None:
+        result: int | None = self.page.evaluate("() => window.houserules ? window.houserules.seat : null")
+        return result
+
+
+@pytest.fixture
+def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
+    made: list[Player] = []
+
+    def make(*, lang: str = "en", viewport: dict[str, int] | None = None, base: str | None = None) -> Player:
+        context = browser.new_context(
+            base_url=base or server,
+            locale=lang,
+            viewport=viewport or DESKTOP,
+            extra_http_headers={"Accept-Language": lang},
+        )
+        page = context.new_page()
+        # Generous: the machines running these are shared and sometimes slow.
+        page.set_default_timeout(20_000)
+        player = Player(context, page)
+
+        def on_socket(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: player.frames.append(str(payload)))
+
+        page.on("websocket", on_socket)
+        page.on("pageerror", lambda error: player.errors.append(str(error)))
+        made.append(player)
+        return player
+
+    yield make
+    errors = [error for player in made for error in player.errors]
+    for player in made:
+        player.context.close()
+    # Every script error in any page fails the test that caused it.
+    assert not errors, f"uncaught script errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def artefacts() -> Path:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTEFACTS
+
+
+def shoot(player: Player, artefacts: Path, name: str) -> None:
+    """Screenshots at phone and desktop sizes of what the player sees now."""
+    page = player.page
+    before = page.viewport_size
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(artefacts / f"{name}-{label}.png"), full_page=True)
+    if before:
+        page.set_viewport_size(before)

@@ -1,0 +1,99 @@
+"""Steps the browser tests share: create a room from the home page, join by its link, wait for states."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from tests.browser.conftest import Player
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def create_room(
+    host: Player,
+    game: str,
+    *,
+    seats: int,
+    name: str,
+    options: dict[str, str] | None = None,
+    approval: bool = False,
+    preset: str | None = None,
+) -> str:
+    """Fill the home page's form as a person would and create the room; returns the invite URL."""
+    page = host.page
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check(f"#game-{game}")
+    if preset:
+        page.select_option("#preset", value=f"preset:{preset}")
+    if options:
+        page.click("#sheet-details summary")
+    for option, value in (options or {}).items():
+        if page.locator(f"select#opt-{option}").count():
+            page.select_option(f"#opt-{option}", value=value)
+        else:
+            page.fill(f"#opt-{option}", value)
+    page.fill("#seats", str(seats))
+    page.fill("#host-name", name)
+    if approval:
+        page.check("#approval")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/r/[^/]+$"))
+    page.wait_for_selector("#play:not([hidden])")
+    invite: str = page.input_value("#invite-link")
+    return invite
+
+
+def join(player: Player, invite: str, name: str) -> None:
+    page = player.page
+    page.goto(invite)
+    page.wait_for_selector("#join:not([hidden])")
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_function("() => window.houserules && window.houserules.seat !== null")
+
+
+def watch(player: Player, invite: str) -> None:
+    page = player.page
+    page.goto(invite)
+    page.wait_for_selector("#join:not([hidden])")
+    page.click("#watch-button")
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_function("() => window.houserules && window.houserules.room !== null")
+
+
+def version(player: Player) -> int:
+    value = player.page.evaluate("() => window.houserules.version")
+    return int(value) if value is not None else -1
+
+
+def wait_version_above(player: Player, before: int, timeout: float = 20.0) -> None:
+    player.page.wait_for_function(
+        f"() => window.houserules.version !== null && window.houserules.version > {before}",
+        timeout=timeout * 1000,
+    )
+
+
+def wait_same_version(players: list[Player], timeout: float = 20.0) -> int:
+    """Wait until every page has drawn the same (newest) version."""
+    deadline = time.monotonic() + timeout
+    while True:
+        versions = {version(p) for p in players}
+        if len(versions) == 1:
+            return versions.pop()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"pages disagree on the version: {versions}")
+        time.sleep(0.05)
+
+
+def legal(player: Player) -> list[dict[str, Any]]:
+    state = player.state()
+    return list(state["legal"]) if state else []
+
+
+def acting(players: list[Player]) -> list[Player]:
+    """The players who may move now: each page knows only its own (``to_act`` is ``[own seat]``)."""
+    return [p for p in players if legal(p)]

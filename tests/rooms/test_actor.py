@@ -1,0 +1,228 @@
+"""The per-room actor in process: rebuild from snapshot + log, snapshots every N moves, turn timers,
+two instances on one database (version check, LISTEN/NOTIFY)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config import Settings
+from app.rooms.manager import RoomManager
+from app.rooms.room import Room
+from app.store import queries
+from app.store.db import make_engine, upgrade
+from tests.support import fresh_postgres, needs_postgres
+
+
+class Recorder:
+    """A connection as the room sees it: records what it is sent."""
+
+    def __init__(self) -> None:
+        self.member_id: int | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.closed: tuple[int, str] | None = None
+
+    def send(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+    def last(self, kind: str) -> dict[str, Any]:
+        return next(m for m in reversed(self.messages) if m["type"] == kind)
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    eng = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'rooms.sqlite3'}")
+    await upgrade(eng)
+    yield eng
+    await eng.dispose()
+
+
+async def _manager(engine: AsyncEngine, **settings: Any) -> RoomManager:
+    manager = RoomManager(engine, Settings(**settings))
+    await manager.start()
+    return manager
+
+
+async def _table(manager: RoomManager, players: int, preset: str = "palace", **options: Any
+                 ) -> tuple[Room, list[Recorder]]:
+    made = await manager.create_room("palace", name="Kati", seats=players, preset=preset, options=options)
+    room = await manager.get(made["room"])
+    tokens = [made["token"]] + [(await room.join(f"P{i}", None))["token"] for i in range(1, players)]
+    subs = []
+    for token in tokens:
+        sub = Recorder()
+        await room.attach(sub, token, None)
+        subs.append(sub)
+    await room.host(subs[0], "start", "start", {})
+    assert subs[0].last("ack")["id"] == "start"
+    return room, subs
+
+
+async def _moves(room: Room, subs: list[Recorder], count: int, rng: random.Random) -> None:
+    for i in range(count):
+        if room.game.outcome(room.state) is not None:
+            return
+        seat = rng.choice(room.game.to_act(room.state))
+        legal = room.game.legal_actions(room.state, seat)
+        others = [a for a in legal if "pick" not in a["type"]] or legal
+        before = room.version
+        await room.act(subs[seat], f"x{before}-{i}", rng.choice(others), None)
+        assert room.version == before + 1, subs[seat].messages[-1]
+
+
+async def test_rebuild_from_snapshot_and_log_is_the_same_state(engine: AsyncEngine) -> None:
+    manager = await _manager(engine, snapshot_every=4)
+    room, subs = await _table(manager, 3)
+    await _moves(room, subs, 30, random.Random(1))
+    dump, version = room.game.dump(room.state), room.version
+    record = await queries.load_room(engine, room.id)
+    assert record is not None
+    # Snapshots every 4 moves (and at the deal): at most 3 moves to replay.
+    assert len(record.tail) < 4 and record.snapshot_version >= version - 3
+    await manager.stop()
+    again = await _manager(engine, snapshot_every=4)
+    rebuilt = again.rooms[room.id]  # unfinished rooms are rebuilt at start
+    assert rebuilt.version == version and rebuilt.game.dump(rebuilt.state) == dump
+    await again.stop()
+
+
+async def test_turn_timer_makes_the_default_move(engine: AsyncEngine) -> None:
+    manager = await _manager(engine)
+    room, subs = await _table(manager, 2, turn_timer_seconds=1)
+    dealt = room.version
+    assert room.deadline is not None
+    state = subs[1].last("state")
+    assert state["deadline"] == room.deadline
+    await asyncio.sleep(1.4)
+    assert room.version > dealt
+    entries = await queries.log_since(engine, room.id, dealt)
+    assert entries and all(e.kind == "timeout" for e in entries)
+    assert {e.seat for e in entries} <= {0, 1}
+    # Everyone heard of it, with the new deadline.
+    assert subs[0].last("state")["version"] == room.version
+    await manager.stop()
+
+
+async def _two_instances(url: str) -> tuple[RoomManager, RoomManager, list[AsyncEngine]]:
+    engines = [make_engine(url), make_engine(url)]
+    await upgrade(engines[0])
+    first = await _manager(engines[0])
+    second = await _manager(engines[1])
+    return first, second, engines
+
+
+async def test_a_second_instance_that_moved_late_is_refused_and_catches_up(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
+    first, second, engines = await _two_instances(url)
+    made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+    room_a = await first.get(made["room"])
+    joined = await room_a.join("Mati", None)
+    room_b = await second.get(made["room"])
+    a0, b1 = Recorder(), Recorder()
+    await room_a.attach(a0, made["token"], None)
+    await room_b.attach(b1, joined["token"], None)
+    await room_a.host(a0, "start", "start", {})
+    await room_b.sync()  # what a NOTIFY triggers on PostgreSQL
+    assert room_a.version == room_b.version == 1
+    # Both instances hold version 1; A stores a move first, B's move at version 1 must then fail.
+    await room_a.act(a0, "first", room_a.game.legal_actions(room_a.state, 0)[0], None)
+    assert room_a.version == 2 and room_b.version == 1
+    late = room_b.game.legal_actions(room_b.state, 1)[0]
+    await room_b.act(b1, "late", late, None)
+    assert b1.last("error") == {"type": "error", "id": "late", "code": "stale_version",
+                                "message": b1.last("error")["message"]}
+    # B reloaded from the database (the truth) and told its socket; the same id may now succeed.
+    assert room_b.version == 2 and b1.last("state")["version"] == 2
+    entries = await queries.log_since(engines[0], room_a.id, 0)
+    assert [e.msg_id for e in entries] == [None, "first"]
+    await room_b.act(b1, "late", room_b.game.legal_actions(room_b.state, 1)[0], None)
+    assert b1.last("ack") == {"type": "ack", "id": "late", "version": 3}
+    for manager in (first, second):
+        await manager.stop()
+    for eng in engines:
+        await eng.dispose()
+
+
+@needs_postgres
+async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None:
+    async with fresh_postgres() as url:
+        first, second, engines = await _two_instances(url)
+        try:
+            made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+            room_a = await first.get(made["room"])
+            joined = await room_a.join("Mati", None)
+            room_b = await second.get(made["room"])
+            a0, b1 = Recorder(), Recorder()
+            await room_a.attach(a0, made["token"], None)
+            await room_b.attach(b1, joined["token"], None)
+            await room_a.host(a0, "start", "start", {})
+            def dealt() -> list[dict[str, Any]]:
+                return [m for m in b1.messages if m["type"] == "state" and m["version"] == 1]
+
+            for _ in range(250):
+                if dealt():
+                    break
+                await asyncio.sleep(0.02)
+            assert room_b.version == 1
+            assert dealt()[0]["view"]["you"] == 1
+            assert [e["type"] for e in dealt()[0]["events"]] == ["deal"]
+        finally:
+            for manager in (first, second):
+                await manager.stop()
+            for eng in engines:
+                await eng.dispose()
+
+
+async def test_an_id_older_than_the_reply_cache_is_still_applied_once(engine: AsyncEngine) -> None:
+    manager = await _manager(engine)
+    room, subs = await _table(manager, 2, "hiina-turakas")
+    seat = room.game.to_act(room.state)[0]
+    action = next(a for a in room.game.legal_actions(room.state, seat) if a["type"] == "swap")
+    await room.act(subs[seat], "old-id", action, None)
+    first = subs[seat].last("ack")
+    room.replies.clear()  # as if many later messages had pushed it out
+    # Sent again while that seat may still move (more swaps are allowed in the swap phase: P4).
+    others = room.game.legal_actions(room.state, seat)
+    await room.act(subs[seat], "old-id", others[0], None)
+    assert subs[seat].messages[-1] == first
+    entries = await queries.log_since(engine, room.id, 0)
+    assert [e.msg_id for e in entries].count("old-id") == 1
+    assert room.version == first["version"]
+    await manager.stop()
+
+
+async def test_a_failed_commit_changes_nothing_and_the_same_id_may_be_sent_again(
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = await _manager(engine)
+    room, subs = await _table(manager, 2)
+    seat = room.game.to_act(room.state)[0]
+    action = room.game.legal_actions(room.state, seat)[0]
+    before = (room.version, room.game.dump(room.state))
+    seen = len(subs[1 - seat].messages)
+    real = queries.append_many
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(queries, "append_many", broken)
+    await room.act(subs[seat], "try-1", action, None)
+    assert subs[seat].last("error")["code"] == "server_error"
+    assert (room.version, room.game.dump(room.state)) == before
+    # Nobody else heard of a move that was not stored.
+    heard = [m["version"] for m in subs[1 - seat].messages[seen:] if m["type"] == "state"]
+    assert all(version == before[0] for version in heard)
+    monkeypatch.setattr(queries, "append_many", real)
+    await room.act(subs[seat], "try-1", action, None)
+    assert subs[seat].last("ack") == {"type": "ack", "id": "try-1", "version": before[0] + 1}
+    await manager.stop()

@@ -1,0 +1,91 @@
+"""The append transaction: the version check refuses a second writer and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.store import queries
+from app.store.db import make_engine, upgrade
+from app.store.queries import LogEntry, VersionConflict
+from tests.support import fresh_postgres, postgres_url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def engine(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    if request.param == "postgres":
+        if postgres_url() is None:
+            pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
+        async with fresh_postgres() as url:
+            eng = make_engine(url)
+            await upgrade(eng)
+            yield eng
+            await eng.dispose()
+        return
+    eng = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'q.sqlite3'}")
+    await upgrade(eng)
+    yield eng
+    await eng.dispose()
+
+
+async def _room(engine: AsyncEngine) -> str:
+    await queries.create_room(
+        engine,
+        {"id": "room-1", "game": "g", "sheet": {}, "sheet_id": None, "sheet_version": None, "capacity": 2,
+         "approval": False, "status": "lobby", "version": 0, "game_no": 0, "players": 0, "deal_version": 0},
+        {"name": "Kati", "token_hash": "h" * 64, "status": "seated", "seat": 0, "wanted_seat": 0},
+    )
+    return "room-1"
+
+
+def _entry(version: int, msg: str | None = None, member: int | None = None) -> LogEntry:
+    return LogEntry(version, 1, "move", 0, {"type": "x"}, [{"type": "e", "data": {}, "audience": None}],
+                    member, msg)
+
+
+async def test_append_checks_the_version_and_a_conflict_changes_nothing(engine: AsyncEngine) -> None:
+    room = await _room(engine)
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 0, [_entry(1)], {"status": "playing"}, (1, 1, {"s": 1}))
+    with pytest.raises(VersionConflict):
+        async with engine.begin() as conn:
+            await queries.append(conn, room, 0, [_entry(1)], {"status": "finished"})
+    record = await queries.load_room(engine, room)
+    assert record is not None
+    assert record.room["version"] == 1 and record.room["status"] == "playing"
+    assert record.snapshot == {"s": 1} and record.tail == []
+
+
+async def test_a_client_message_id_is_stored_once(engine: AsyncEngine) -> None:
+    room = await _room(engine)
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 0, [_entry(1, "m-1", 1)], {})
+    with pytest.raises(IntegrityError):
+        async with engine.begin() as conn:
+            await queries.append(conn, room, 1, [_entry(2, "m-1", 1)], {})
+    assert await queries.find_msg(engine, room, 1, "m-1") == 1
+    record = await queries.load_room(engine, room)
+    assert record is not None and record.room["version"] == 1
+    assert record.recent_msgs == [(1, "m-1", 1)]
+
+
+async def test_snapshots_keep_only_the_latest_and_the_tail_follows_it(engine: AsyncEngine) -> None:
+    room = await _room(engine)
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 0, [_entry(1)], {}, (1, 1, {"at": 1}))
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 1, [_entry(2), _entry(3)], {})
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 3, [_entry(4)], {}, (4, 1, {"at": 4}))
+    async with engine.begin() as conn:
+        await queries.append(conn, room, 4, [_entry(5)], {})
+    record = await queries.load_room(engine, room)
+    assert record is not None
+    assert record.snapshot == {"at": 4} and record.snapshot_version == 4
+    assert [e.version for e in record.tail] == [5]
+    assert [e.version for e in await queries.log_since(engine, room, 2)] == [3, 4, 5]
+

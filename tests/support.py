@@ -1,0 +1,165 @@
+"""Shared test helpers for the server: fresh databases and a real server in a subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+POSTGRES_ENV = "HOUSERULES_TEST_POSTGRES_URL"
+
+
+def postgres_url() -> str | None:
+    return os.environ.get(POSTGRES_ENV) or None
+
+
+needs_postgres = pytest.mark.skipif(
+    postgres_url() is None, reason=f"no PostgreSQL configured: set {POSTGRES_ENV}=postgresql+asyncpg://..."
+)
+
+
+async def create_database() -> str:
+    """A new empty database on the configured server; returns its async URL."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    base = postgres_url()
+    assert base is not None
+    name = "hr_" + secrets.token_hex(6)
+    admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return f"{base.rpartition('/')[0]}/{name}"
+
+
+async def drop_database(url: str) -> None:
+    import asyncpg
+
+    base = postgres_url()
+    assert base is not None
+    name = url.rpartition("/")[2]
+    admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@asynccontextmanager
+async def fresh_postgres() -> AsyncIterator[str]:
+    """A new empty database, dropped afterwards; yields its async URL."""
+    url = await create_database()
+    try:
+        yield url
+    finally:
+        await drop_database(url)
+
+
+@contextmanager
+def fresh_postgres_sync() -> Iterator[str]:
+    url = asyncio.run(create_database())
+    try:
+        yield url
+    finally:
+        asyncio.run(drop_database(url))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class PortTaken(Exception):
+    pass
+
+
+class ServerProcess:
+    """``python -m app`` in a subprocess (so SIGKILL is real), on a free port."""
+
+    def __init__(self, tmp: Path, database_url: str | None = None, **env: str) -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port),
+                    "HOUSERULES_DATA_DIR": str(tmp / "data"), "PYTHONPATH": str(ROOT), **env}
+        self.env.pop("DATABASE_URL", None)
+        if database_url:
+            self.env["DATABASE_URL"] = database_url
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tmp / f"server-{self.port}.log"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start and wait for /healthz; a port taken meanwhile by someone else means another port."""
+        for _ in range(3):
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                self.port = free_port()
+                self.env["PORT"] = str(self.port)
+                self.log = self.tmp / f"server-{self.port}.log"
+        raise RuntimeError("no free port")
+
+    def _start(self, timeout: float) -> ServerProcess:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=self.tmp, env=self.env,
+                                         stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                text = self.log.read_text()
+                if "address already in use" in text:
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited: {text[-3000:]}")
+            try:
+                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start: {self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers, no flushing; what was committed is all there is."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+
+def post(server: ServerProcess, path: str, body: dict[str, Any]) -> httpx.Response:
+    return httpx.post(server.http + path, content=json.dumps(body),
+                      headers={"content-type": "application/json"}, timeout=10)

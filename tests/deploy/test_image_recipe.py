@@ -1,0 +1,88 @@
+"""The Docker image's own recipe, run without Docker: copy the tree, install it into a fresh
+virtual environment exactly as the Dockerfile does, start ``python -m app`` (migrate, then serve)
+and check it answers its health check, on SQLite and on PostgreSQL (as docker compose runs it)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support import ROOT, free_port, fresh_postgres_sync, needs_postgres
+
+IGNORED = shutil.ignore_patterns(
+    ".git", ".venv", "venv", "data", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+    "test-artifacts", "*.egg-info",
+)
+
+
+def dockerfile_run_steps() -> list[str]:
+    """The Dockerfile's RUN line that installs the app (the test runs the same command)."""
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    return [line.removeprefix("RUN ").strip() for line in lines if line.startswith("RUN pip install")]
+
+
+@pytest.fixture(scope="module")
+def image_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The source tree copied as the Dockerfile's COPY does, installed into a fresh venv."""
+    base = tmp_path_factory.mktemp("image")
+    src = base / "srv"
+    shutil.copytree(ROOT, src, ignore=IGNORED)
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    steps = dockerfile_run_steps()
+    assert steps == ["pip install --editable ."], steps
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--editable", "."]
+    subprocess.run(pip, cwd=src, check=True, timeout=600)
+    return src, venv
+
+
+def serve_until_healthy(src: Path, venv: Path, env: dict[str, str]) -> None:
+    port = free_port()
+    full_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
+    full_env.update({"HOST": "127.0.0.1", "PORT": str(port), **env})
+    proc = subprocess.Popen(
+        [str(venv / "bin" / "python"), "-m", "app"], cwd=src, env=full_env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else "exited"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not become healthy in 60 s"
+            time.sleep(0.2)
+        games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
+        assert {g["name"] for g in games} >= {"palace", "holdem", "thousand"}
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_image_recipe_installs_migrates_and_serves_on_sqlite(image_venv: tuple[Path, Path]) -> None:
+    src, venv = image_venv
+    data = src / "imagedata"
+    serve_until_healthy(src, venv, {"HOUSERULES_DATA_DIR": str(data)})
+    with sqlite3.connect(data / "houserules.sqlite3") as db:
+        (version,) = db.execute("select version_num from alembic_version").fetchone()
+    assert version
+
+
+@needs_postgres
+def test_image_recipe_installs_migrates_and_serves_on_postgres(image_venv: tuple[Path, Path]) -> None:
+    src, venv = image_venv
+    with fresh_postgres_sync() as url:
+        serve_until_healthy(src, venv, {"DATABASE_URL": url})

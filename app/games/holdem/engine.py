@@ -36,6 +36,22 @@ TABLE_ACTIONS = ("join", "leave", "sit_out", "sit_in", "rebuy", "top_up", "close
 STREETS = ("preflop", "flop", "turn", "river")
 FULL_DECK = deck()
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+_new = object.__new__
+
+
+def _event(kind: str, data: Mapping[str, Any], audience: tuple[int, ...] | None = None) -> Event:
+    """``Event(kind, data, audience)``, built about three times quicker.
+
+    A hand emits some forty events and the frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``; filling the instance dictionary directly gives an equal
+    event (a test compares the two, so a change to ``Event`` cannot slip past).
+    """
+    e = _new(Event)
+    d = e.__dict__
+    d["type"] = kind
+    d["data"] = data
+    d["audience"] = audience
+    return e
 
 
 # -- building a table ---------------------------------------------------------------------------
@@ -96,7 +112,7 @@ def new_table(
     elif not (isinstance(button, int) and 0 <= button < players):
         raise IllegalAction("bad_button", "The first button must be on one of the seated players.")
     state.last_button = button
-    events: list[Event] = [Event("table_opened", {"button": button, "players": players})]
+    events: list[Event] = [_event("table_opened", {"button": button, "players": players})]
     begin_hand(state, events)
     return state, events
 
@@ -154,7 +170,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
             s.level = level
             lv = current_level(s)
             events.append(
-                Event(
+                _event(
                     "level",
                     {
                         "level": level + 1,
@@ -269,7 +285,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
     s.last_button, s.last_sb, s.last_bb = button, sb, bb
     lv = current_level(s)
     events.append(
-        Event(
+        _event(
             "hand_started",
             {
                 "hand": number,
@@ -320,7 +336,7 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
         h.bets[seat] += paid
         h.posted[seat] += paid
     events.append(
-        Event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
+        _event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
     )
 
 
@@ -331,9 +347,9 @@ def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
             holes[seat].append(h.deck[h.pos])
             h.pos += 1
     h.holes = holes
-    events.append(Event("dealt", {"seats": list(h.players)}))
+    events.append(_event("dealt", {"seats": list(h.players)}))
     for seat in h.players:
-        events.append(Event("hole_cards", {"seat": seat, "cards": list(holes[seat])}, (seat,)))
+        events.append(_event("hole_cards", {"seat": seat, "cards": list(holes[seat])}, (seat,)))
         h.actions.append(f"d dh s{seat} {''.join(holes[seat])}")
 
 
@@ -486,7 +502,7 @@ def apply_bet(
         h.folded[seat] = True
         h.pending[seat] = False
         h.actions.append(f"s{seat} f")
-        events.append(Event("fold", {"seat": seat}))
+        events.append(_event("fold", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "check":
@@ -496,7 +512,7 @@ def apply_bet(
         h.pending[seat] = False
         h.acted[seat] = h.current
         h.actions.append(f"s{seat} cc")
-        events.append(Event("check", {"seat": seat}))
+        events.append(_event("check", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "call" or (kind == "all_in" and stack <= to_call):
@@ -517,7 +533,7 @@ def apply_bet(
         h.pending[seat] = False
         h.acted[seat] = h.current
         h.actions.append(f"s{seat} cc")
-        events.append(Event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
+        events.append(_event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
         _advance(s, h, seat, events)
         return
     if kind == "all_in":
@@ -583,7 +599,7 @@ def _raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> Non
         h.pending[x] = x != seat and _can_act(s, h, x)
     h.pending[seat] = False
     h.actions.append(f"s{seat} cbr {to}")
-    events.append(Event(kind, {"seat": seat, "to": to, "all_in": s.stacks[seat] == 0, "full": full}))
+    events.append(_event(kind, {"seat": seat, "to": to, "all_in": s.stacks[seat] == 0, "full": full}))
     _advance(s, h, seat, events)
 
 
@@ -600,7 +616,7 @@ def _return_uncalled(s: State, h: Hand, events: list[Event]) -> None:
     s.stacks[seat] += back
     h.bets[seat] -= back
     h.committed[seat] -= back
-    events.append(Event("returned", {"seat": seat, "amount": back}))
+    events.append(_event("returned", {"seat": seat, "amount": back}))
 
 
 def _close_round(s: State, h: Hand, events: list[Event]) -> None:
@@ -648,7 +664,7 @@ def _next_street(s: State, h: Hand, run: int, events: list[Event]) -> None:
         h.actions.append(f"d db {''.join(cards)}")
     else:
         h.board2 = board
-    events.append(Event("board", {"street": STREETS[len(board) - 2], "cards": list(cards), "run": run}))
+    events.append(_event("board", {"street": STREETS[len(board) - 2], "cards": list(cards), "run": run}))
 
 
 def _run_out(s: State, h: Hand, events: list[Event], twice: bool = False) -> None:
@@ -701,7 +717,7 @@ def _show(h: Hand, seat: int, events: list[Event]) -> None:
     cards = h.holes[seat]
     h.actions.append(f"s{seat} sm {''.join(cards)}")
     events.append(
-        Event(
+        _event(
             "show",
             {
                 "seat": seat,
@@ -717,7 +733,7 @@ def _muck(h: Hand, seat: int, events: list[Event]) -> None:
     mucked[seat] = True
     h.mucked = mucked
     h.actions.append(f"s{seat} sm")
-    events.append(Event("muck", {"seat": seat}))
+    events.append(_event("muck", {"seat": seat}))
 
 
 def _score(h: Hand, seat: int, board: list[str]) -> int:
@@ -819,7 +835,7 @@ def _award(s: State, h: Hand, events: list[Event]) -> None:
                 "contenders": contenders,
             }
             h.awards = [*h.awards, line]
-            events.append(Event("pot_won", line))
+            events.append(_event("pot_won", line))
     _finish_hand(s, h, won, events)
 
 
@@ -832,7 +848,7 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
     won[winner] = amount
     line = {"pot": 0, "amount": amount, "run": 1, "shares": {str(winner): amount}, "hand": None}
     h.awards = [*h.awards, line]
-    events.append(Event("pot_won", line))
+    events.append(_event("pot_won", line))
     _finish_hand(s, h, won, events)
 
 
@@ -854,9 +870,9 @@ def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None
             for seat in group:
                 s.occupied[seat] = False
                 s.status[seat] = "empty"
-            events.append(Event("eliminated", {"seats": group}))
+            events.append(_event("eliminated", {"seats": group}))
     s.history = [*s.history, _history_record(s, h)]
-    events.append(Event("hand_over", {"hand": h.number, "stacks": {str(x): s.stacks[x] for x in h.players}}))
+    events.append(_event("hand_over", {"hand": h.number, "stacks": {str(x): s.stacks[x] for x in h.players}}))
     _summarise(s, h)
     if s.sheet.show_after_hand:
         may_show = [x for x in h.players if not h.shown[x] and h.holes[x]]
@@ -932,7 +948,7 @@ def after_hand_show(s: State, h: Hand, seat: int, kind: str, events: list[Event]
 def _cash_out(s: State, seat: int, events: list[Event]) -> None:
     stack = s.stacks[seat] + s.add[seat]
     s.ledger = [*s.ledger, {"seat": seat, "buy_in": s.bought[seat], "cash_out": stack}]
-    events.append(Event("left", {"seat": seat, "cash_out": stack}))
+    events.append(_event("left", {"seat": seat, "cash_out": stack}))
     s.occupied[seat] = False
     s.status[seat] = "empty"
     s.stacks[seat] = 0
@@ -950,7 +966,7 @@ def _finish_table(s: State, events: list[Event]) -> None:
         for seat in range(len(s.stacks)):
             if s.occupied[seat]:
                 _cash_out(s, seat, events)
-        events.append(Event("table_closed", {"ledger": list(s.ledger)}))
+        events.append(_event("table_closed", {"ledger": list(s.ledger)}))
     else:
         alive = sorted(
             (x for x in range(len(s.stacks)) if s.occupied[x] and s.stacks[x] > 0), key=lambda x: -s.stacks[x]
@@ -959,7 +975,7 @@ def _finish_table(s: State, events: list[Event]) -> None:
             s.places = [*s.places, [seat]]
         if alive:
             s.places = [*s.places, [alive[0]]]
-        events.append(Event("tournament_over", {"winner": alive[0] if alive else None}))
+        events.append(_event("tournament_over", {"winner": alive[0] if alive else None}))
 
 
 def in_live_hand(s: State, seat: int) -> bool:
@@ -992,7 +1008,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
     if kind == "close_table":
         _check_keys(action, ())
         s.closing = True
-        events.append(Event("closing", {"seat": seat}))
+        events.append(_event("closing", {"seat": seat}))
         if s.hand is None or s.hand.phase in ("over", "show"):
             _finish_table(s, events)
         return
@@ -1009,7 +1025,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 "You are already sitting out." if already else "You are not sitting out.",
             )
         s.status[seat] = "away" if kind == "sit_out" else "playing"
-        events.append(Event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
+        events.append(_event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
         return
     if not cash:
         raise IllegalAction("not_cash", "Tournament seats change only by elimination.")
@@ -1033,7 +1049,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         s.bought[seat] = buy_in
         s.status[seat] = "waiting"
         s.posting[seat] = post
-        events.append(Event("joined", {"seat": seat, "buy_in": buy_in, "post": post}))
+        events.append(_event("joined", {"seat": seat, "buy_in": buy_in, "post": post}))
     else:
         if not (0 <= seat < len(s.stacks)) or not s.occupied[seat]:
             raise IllegalAction("not_seated", "You have no seat at this table.")
@@ -1041,7 +1057,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
             _check_keys(action, ())
             if in_live_hand(s, seat):
                 s.leaving[seat] = True  # H22: leave at any time; the hand in play is finished first
-                events.append(Event("leaving", {"seat": seat}))
+                events.append(_event("leaving", {"seat": seat}))
             else:
                 _cash_out(s, seat, events)
                 h = s.hand
@@ -1057,7 +1073,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 s.sit_out[seat] = True
             else:
                 s.status[seat] = "out"
-            events.append(Event("sitting_out", {"seat": seat}))
+            events.append(_event("sitting_out", {"seat": seat}))
         elif kind == "sit_in":
             _check_keys(action, ("post",))
             post = action.get("post", False)
@@ -1071,7 +1087,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 # H9: back from sitting out, wait for the big blind or post one.
                 s.status[seat] = "waiting"
                 s.posting[seat] = post
-            events.append(Event("sitting_in", {"seat": seat, "post": post}))
+            events.append(_event("sitting_in", {"seat": seat, "post": post}))
         else:  # rebuy or top_up
             _check_keys(action, ("amount", "min", "max"))
             if not sheet.rebuy:
@@ -1089,7 +1105,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 s.add[seat] += amount  # H21: chips bought during a hand play from the next one
             else:
                 s.stacks[seat] += amount
-            events.append(Event("rebuy", {"seat": seat, "amount": amount}))
+            events.append(_event("rebuy", {"seat": seat, "amount": amount}))
     if s.hand is None:
         begin_hand(s, events)
 

@@ -197,14 +197,14 @@ class Holdem(Game[State, HoldemSheet]):
                 h.full_level = amount
                 h.bet_count = 2
             else:
-                events.append(Event("no_straddle", {"seat": seat}))
+                events.append(engine._event("no_straddle", {"seat": seat}))
             engine._deal_holes(s, h, events)
             engine._open_round(s, h, events)
         elif kind in ("run_twice", "run_once"):
             engine._check_keys(action, ())
             h.votes = list(h.votes)
             h.votes[seat] = 1 if kind == "run_twice" else 0
-            events.append(Event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
+            events.append(engine._event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
             if all(v != -1 for v in h.votes):
                 live = [x for x in h.players if not h.folded[x]]
                 engine._run_out(s, h, events, twice=all(h.votes[x] == 1 for x in live))

@@ -356,16 +356,13 @@ def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
 # -- betting ---------------------------------------------------------------------------------------
 
 
-def _can_act(s: State, h: Hand, seat: int) -> bool:
-    return not h.folded[seat] and s.stacks[seat] > 0
-
-
 def _open_round(s: State, h: Hand, events: list[Event]) -> None:
     """Start the betting of the current street, or run the board out when nobody can bet."""
     h.phase = "bet"
+    pending, acted, folded, stacks = h.pending, h.acted, h.folded, s.stacks
     for seat in h.players:
-        h.pending[seat] = _can_act(s, h, seat)
-        h.acted[seat] = -1
+        pending[seat] = not folded[seat] and stacks[seat] > 0  # may still act
+        acted[seat] = -1
     # H11, H7: preflop left of the big blind (or the straddler); H12: then left of the button.
     start = (h.straddler if h.straddler >= 0 else h.bb) if h.street == 0 else h.button
     h.actor = -1
@@ -379,14 +376,17 @@ def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     if len(live) == 1:
         _end_hand_uncontested(s, h, live[0], events)
         return
-    lone = sum(1 for x in live if stacks[x] > 0) == 1
     for seat in _RINGS[len(folded)][after]:
         if not pending[seat] or folded[seat] or not stacks[seat]:
             continue
-        if lone and h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
-            # Nobody left to bet against and nothing to call: no decision to make.
-            h.pending[seat] = False
-            continue
+        for x in live:
+            if stacks[x] and x != seat:
+                break  # another player can still bet: a decision to make
+        else:
+            if h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
+                # Nobody left to bet against and nothing to call: no decision to make.
+                pending[seat] = False
+                continue
         h.actor = seat
         return
     h.actor = -1
@@ -394,6 +394,8 @@ def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
 
 
 _MEMO: list[Any] = [None, -1, None]
+_FOLD = [f"s{seat} f" for seat in range(10)]  # PHH action lines, made once
+_CHECK_CALL = [f"s{seat} cc" for seat in range(10)]
 
 
 def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
@@ -411,12 +413,12 @@ def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
 
 
 def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
-    sheet = s.sheet
     stack = s.stacks[seat]
     mine = h.bets[seat]
     top = mine + stack  # the most this seat can have in front of it (table stakes, H21)
-    to_call = max(h.current - mine, 0)
-    call = min(to_call, stack)
+    current = h.current
+    to_call = current - mine if current > mine else 0
+    call = to_call if to_call < stack else stack
     opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     if stack <= to_call:
         return opts  # calling takes every chip: no raise possible
@@ -427,8 +429,9 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     for x in h.players:
         if x != seat and not folded[x] and bets[x] + stacks[x] > answer:
             answer = bets[x] + stacks[x]
-    if answer <= h.current:
+    if answer <= current:
         return opts
+    sheet = s.sheet
     if sheet.variant == "fixed_limit":
         size = current_level(s).big_blind * (2 if h.street >= 2 else 1)  # H13: doubled from the turn
         reopened = h.acted[seat] < 0 or h.full_level > h.acted[seat]
@@ -442,16 +445,19 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     # No limit and pot limit (H16, H17): at least the last full bet or raise of this round; a
     # short all-in reopens the betting only for players who have not acted, or once the short
     # raises since a player acted add up to a full raise.
-    reopened = h.acted[seat] < 0 or h.current - h.acted[seat] >= h.min_inc
-    if not reopened:
-        return opts
-    low = h.current + h.min_inc if h.current > 0 else max(h.min_inc, 1)
+    acted = h.acted[seat]
+    if acted >= 0 and current - acted < h.min_inc:
+        return opts  # not reopened
+    low = current + h.min_inc if current > 0 else max(h.min_inc, 1)
     high = top
     if sheet.variant == "pot_limit":
         pot = sum(h.committed)
-        high = min(top, h.current + pot + to_call)
-    opts.update(can_raise=True, min=min(low, top), max=max(min(high, top), min(low, top)))
-    return opts
+        high = min(top, current + pot + to_call)
+    low = low if low < top else top
+    high = high if high < top else top
+    if high < low:
+        high = low
+    return {"call": call, "to_call": to_call, "can_raise": True, "min": low, "max": high}
 
 
 def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
@@ -496,29 +502,32 @@ def apply_bet(
     top = h.bets[seat] + stack
     to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
     if kind == "fold":
-        _check_keys(action, ())
+        if len(action) > 1:
+            _check_keys(action, ())
         if to_call == 0:
             raise IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
         h.folded[seat] = True
         h.pending[seat] = False
-        h.actions.append(f"s{seat} f")
+        h.actions.append(_FOLD[seat])
         events.append(_event("fold", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "check":
-        _check_keys(action, ())
+        if len(action) > 1:
+            _check_keys(action, ())
         if to_call > 0:
             raise IllegalAction("cannot_check", f"There are {to_call} chips to call; fold, call or raise.")
         h.pending[seat] = False
         h.acted[seat] = h.current
-        h.actions.append(f"s{seat} cc")
+        h.actions.append(_CHECK_CALL[seat])
         events.append(_event("check", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "call" or (kind == "all_in" and stack <= to_call):
         pay = to_call if to_call < stack else stack
         if kind == "call":
-            _check_keys(action, ("amount",))
+            if len(action) > 1:
+                _check_keys(action, ("amount",))
             if "amount" in action and _amount(action, "amount") != pay:
                 raise IllegalAction("bad_amount", f"The call is {pay}.")
         else:
@@ -532,7 +541,7 @@ def apply_bet(
         h.committed[seat] += pay
         h.pending[seat] = False
         h.acted[seat] = h.current
-        h.actions.append(f"s{seat} cc")
+        h.actions.append(_CHECK_CALL[seat])
         events.append(_event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
         _advance(s, h, seat, events)
         return
@@ -595,9 +604,10 @@ def _raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> Non
     h.current = to
     h.aggressor = seat
     h.acted[seat] = to
+    pending, folded, stacks = h.pending, h.folded, s.stacks
     for x in h.players:
-        h.pending[x] = x != seat and _can_act(s, h, x)
-    h.pending[seat] = False
+        pending[x] = not folded[x] and stacks[x] > 0  # may still act
+    pending[seat] = False
     h.actions.append(f"s{seat} cbr {to}")
     events.append(_event(kind, {"seat": seat, "to": to, "all_in": s.stacks[seat] == 0, "full": full}))
     _advance(s, h, seat, events)

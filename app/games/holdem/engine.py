@@ -23,7 +23,7 @@ from typing import Any
 
 from app.games.base import Event, IllegalAction
 from app.games.cards import RANKS, SUITS, SeededRandom, deck, is_card
-from app.games.holdem.evaluator import hand_name, strength7
+from app.games.holdem.evaluator import hand_name, name_of, strength7
 from app.games.holdem.rules import Level, RuleSheet
 from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
@@ -720,7 +720,8 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _show(h: Hand, seat: int, events: list[Event]) -> None:
+def _show(h: Hand, seat: int, events: list[Event], rank: int = 0) -> None:
+    """Table ``seat``'s cards; ``rank``, when given, is its ``strength`` on the whole board."""
     shown = list(h.shown)
     shown[seat] = True
     h.shown = shown
@@ -732,7 +733,9 @@ def _show(h: Hand, seat: int, events: list[Event]) -> None:
             {
                 "seat": seat,
                 "cards": list(cards),
-                "hand": hand_name([*cards, *h.board]) if len(h.board) == 5 else None,
+                "hand": (name_of(rank, [*cards, *h.board]) if rank else hand_name([*cards, *h.board]))
+                if len(h.board) == 5
+                else None,
             },
         )
     )
@@ -751,14 +754,23 @@ def _score(h: Hand, seat: int, board: list[str]) -> int:
     return strength7(a, b, *board)
 
 
-def _could_win(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
-    """Whether ``seat`` beats or ties every shown hand in some pot it may win (auto showdown)."""
-    mine = _score(h, seat, h.board)
+def _could_win(
+    h: Hand,
+    seat: int,
+    pot_list: list[tuple[int, list[int]]] | None = None,
+    scores: dict[int, int] | None = None,
+) -> bool:
+    """Whether ``seat`` beats or ties every shown hand in some pot it may win (auto showdown).
+
+    ``scores`` may give the live hands' strengths on the board, computed once per showdown."""
+    if scores is None:
+        scores = {x: _score(h, x, h.board) for x in h.players if not h.folded[x]}
+    mine = scores[seat]
     for _, eligible in pot_list if pot_list is not None else pots(h):
         if seat not in eligible:
             continue
         rivals = [x for x in eligible if x != seat and h.shown[x]]
-        if not rivals or all(mine <= _score(h, x, h.board) for x in rivals):
+        if not rivals or all(mine <= scores[x] for x in rivals):
             return True
     return False
 
@@ -787,13 +799,16 @@ def _showdown(s: State, h: Hand, events: list[Event]) -> None:
             h.actor = h.order[0]
             return
         pot_list = pots(h)
+        scores = {x: _score(h, x, h.board) for x in live}
         while h.order:
             seat = h.order[0]
             h.order = h.order[1:]
-            if must_show(h, seat, pot_list) or _could_win(h, seat, pot_list):
-                _show(h, seat, events)
+            if must_show(h, seat, pot_list) or _could_win(h, seat, pot_list, scores):
+                _show(h, seat, events, scores[seat])
             else:
                 _muck(h, seat, events)
+        _award(s, h, events, pot_list, scores)
+        return
     _award(s, h, events)
 
 
@@ -814,17 +829,29 @@ def decide_showdown(s: State, h: Hand, seat: int, kind: str, events: list[Event]
 
 def _split(amount: int, winners: list[int], button: int, n: int) -> dict[int, int]:
     """H20: equal shares; odd chips one each to the winners in order from the button's left."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
     share, odd = divmod(amount, len(winners))
     ordered = [x for x in _after(button, n) if x in winners]
     return {x: share + (1 if i < odd else 0) for i, x in enumerate(ordered)}
 
 
-def _award(s: State, h: Hand, events: list[Event]) -> None:
+def _award(
+    s: State,
+    h: Hand,
+    events: list[Event],
+    pot_list: list[tuple[int, list[int]]] | None = None,
+    scores: dict[int, int] | None = None,
+) -> None:
+    """Share out the pots; ``pot_list`` and ``scores`` (strengths on ``h.board``) when known."""
     runs = [h.board, h.board2] if h.board2 else [h.board]
     won = [0] * len(s.stacks)
     showing = [x for x in h.players if h.shown[x] and not h.mucked[x]]
-    ranked = [{x: _score(h, x, board) for x in showing} for board in runs]
-    for number, (amount, eligible) in enumerate(pots(h)):
+    ranked = [
+        {x: scores[x] if scores is not None and run == 0 else _score(h, x, board) for x in showing}
+        for run, board in enumerate(runs)
+    ]
+    for number, (amount, eligible) in enumerate(pot_list if pot_list is not None else pots(h)):
         contenders = [x for x in eligible if x in showing]
         for run, board in enumerate(runs):
             part = amount - amount // 2 if (len(runs) == 2 and run == 0) else (amount // 2 if run else amount)
@@ -841,7 +868,7 @@ def _award(s: State, h: Hand, events: list[Event]) -> None:
                 "amount": part,
                 "run": run + 1,
                 "shares": {str(k): v for k, v in shares.items()},
-                "hand": hand_name([*h.holes[winners[0]], *board]),
+                "hand": name_of(best, [*h.holes[winners[0]], *board]),
                 "contenders": contenders,
             }
             h.awards = [*h.awards, line]

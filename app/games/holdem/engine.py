@@ -341,16 +341,19 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
 
 
 def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
+    # H10: one card at a time, twice around: the k-th player gets cards k and k + len(players).
+    players, deck, pos = h.players, h.deck, h.pos
+    count = len(players)
     holes: list[list[str]] = [[] for _ in range(len(s.stacks))]
-    for _ in range(2):  # H10: one card at a time, twice around
-        for seat in h.players:
-            holes[seat].append(h.deck[h.pos])
-            h.pos += 1
+    h.pos = pos + 2 * count
+    events.append(_event("dealt", {"seats": list(players)}))
+    actions = h.actions
+    for k, seat in enumerate(players, pos):
+        a, b = deck[k], deck[k + count]
+        holes[seat] = [a, b]
+        events.append(_event("hole_cards", {"seat": seat, "cards": [a, b]}, (seat,)))
+        actions.append(f"d dh s{seat} {a}{b}")
     h.holes = holes
-    events.append(_event("dealt", {"seats": list(h.players)}))
-    for seat in h.players:
-        events.append(_event("hole_cards", {"seat": seat, "cards": list(holes[seat])}, (seat,)))
-        h.actions.append(f"d dh s{seat} {''.join(holes[seat])}")
 
 
 # -- betting ---------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from app.games.holdem import HOLDEM
 from app.games.holdem.evaluator import CARD_ID, strength, strength7
 
 BB = 2
+LOW, SPAN = 10 * BB, 390 * BB + 1  # stacks of 10 to 400 big blinds
 
 
 def ours(hands: int, seed: int) -> float:
@@ -36,7 +37,7 @@ def ours(hands: int, seed: int) -> float:
     legal_actions, apply = HOLDEM.legal_actions, HOLDEM.apply
     start = time.process_time()
     for i in range(hands):
-        stacks = [rng.randint(10 * BB, 400 * BB) for _ in range(6)]
+        stacks = [LOW + int(draw() * SPAN) for _ in range(6)]
         s = HOLDEM.new(sheet, 6, seed=f"bench-{seed}-{i}", stacks=stacks, button=rng.randrange(6))
         while s.hand is not None:
             seat = s.hand.actor
@@ -73,7 +74,7 @@ def theirs(hands: int, seed: int) -> float:
     draw = rng.random
     start = time.process_time()
     for _ in range(hands):
-        stacks = [rng.randint(10 * BB, 400 * BB) for _ in range(6)]
+        stacks = [LOW + int(draw() * SPAN) for _ in range(6)]
         st = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), BB, stacks, 6)
         while st.status:
             options = ["cc"]

@@ -702,8 +702,14 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     pot (a big-blind ante is paid for the whole table, so everyone contests it).
     """
     players, committed, antes, folded = h.players, h.committed, h.antes, h.folded
+    live = [x for x in players if not folded[x]]
+    if len({committed[x] - antes[x] for x in live}) == 1:
+        # Nobody live is all-in for less than the others: one pot of everything put in, which
+        # the layering below would also give (one level, capped at the top).
+        total = sum([committed[x] for x in players])
+        return [(total, live)] if total else []
     paid = {x: committed[x] - antes[x] for x in players}
-    levels = sorted({paid[x] for x in players if not folded[x]})
+    levels = sorted({paid[x] for x in live})
     top = max(paid.values())
     out: list[tuple[int, list[int]]] = []
     prev = 0

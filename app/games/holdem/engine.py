@@ -775,20 +775,28 @@ def _could_win(
     if scores is None:
         scores = {x: _score(h, x, h.board) for x in h.players if not h.folded[x]}
     mine = scores[seat]
+    shown = h.shown
     for _, eligible in pot_list if pot_list is not None else pots(h):
         if seat not in eligible:
             continue
-        rivals = [x for x in eligible if x != seat and h.shown[x]]
-        if not rivals or all(mine <= scores[x] for x in rivals):
+        for x in eligible:
+            if x != seat and shown[x] and scores[x] < mine:
+                break  # a shown hand beats it in this pot
+        else:
             return True
     return False
 
 
 def must_show(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
     """The last hand not mucked in one of its pots may not muck: somebody has to win it."""
+    mucked = h.mucked
     for _, eligible in pot_list if pot_list is not None else pots(h):
-        if seat in eligible and not any(x != seat and not h.mucked[x] for x in eligible):
-            return True
+        if seat in eligible:
+            for x in eligible:
+                if x != seat and not mucked[x]:
+                    break  # another hand still contests this pot
+            else:
+                return True
     return False
 
 

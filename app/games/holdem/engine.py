@@ -617,14 +617,12 @@ def _raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> Non
 
 
 def _return_uncalled(s: State, h: Hand, events: list[Event]) -> None:
-    top = max(h.bets)
-    if top == 0:
-        return
-    leaders = [x for x in range(len(s.stacks)) if h.bets[x] == top]
-    if len(leaders) != 1:
-        return
-    seat = leaders[0]
-    second = max(h.bets[x] for x in range(len(s.stacks)) if x != seat)
+    bets = h.bets
+    top = max(bets)
+    if top == 0 or bets.count(top) != 1:
+        return  # nothing bet, or matched by another player
+    seat = bets.index(top)
+    second = max(bets[:seat] + bets[seat + 1 :])
     back = top - second
     s.stacks[seat] += back
     h.bets[seat] -= back
@@ -952,18 +950,22 @@ def _summarise(s: State, h: Hand) -> None:
 def _history_record(s: State, h: Hand) -> dict[str, Any]:
     lv = current_level(s)
     kind = s.sheet.ante_type
-    antes = [
-        lv.ante if kind == "every_player" or (kind == "big_blind" and x == h.bb) else 0 for x in h.players
-    ]
+    players, bb = h.players, h.bb
+    if kind == "every_player":
+        antes = [lv.ante] * len(players)
+    else:
+        antes = [lv.ante if kind == "big_blind" and x == bb else 0 for x in players]
+    blind_seats = (h.sb, bb, h.straddler)
+    posted = h.posted
     return {
         "hand": h.number,
         "button": h.button,
-        "players": list(h.players),
-        "bb_seat": h.bb,
-        "starting_stacks": [h.start[x] for x in h.players],
+        "players": list(players),
+        "bb_seat": bb,
+        "starting_stacks": [h.start[x] for x in players],
         "antes": antes,
-        "blinds": [_nominal_blind(h, lv, x) for x in h.players],
-        "posts": [h.posted[x] if x not in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
+        "blinds": [_nominal_blind(h, lv, x) for x in players],
+        "posts": [posted[x] if x not in blind_seats else 0 for x in players],
         "min_bet": lv.big_blind,
         "small_bet": lv.big_blind,
         "holes": [list(h.holes[x]) for x in h.players],

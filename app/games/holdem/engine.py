@@ -334,7 +334,9 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
         h.antes[seat] += paid
     else:
         h.bets[seat] += paid
-        h.posted[seat] += paid
+        posted = list(h.posted)  # shared with the previous state (Hand.clone)
+        posted[seat] += paid
+        h.posted = posted
     events.append(
         _event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
     )
@@ -509,7 +511,9 @@ def apply_bet(
             _check_keys(action, ())
         if to_call == 0:
             raise IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
-        h.folded[seat] = True
+        folded = list(h.folded)  # shared with the previous state (Hand.clone)
+        folded[seat] = True
+        h.folded = folded
         h.pending[seat] = False
         h.actions.append(_FOLD[seat])
         events.append(_event("fold", {"seat": seat}))

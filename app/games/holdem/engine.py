@@ -400,6 +400,7 @@ def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
 
 _MEMO: list[Any] = [None, -1, None]
 _FOLD = [f"s{seat} f" for seat in range(10)]  # PHH action lines, made once
+_KEY = [str(seat) for seat in range(10)]  # seats as JSON object keys
 _CHECK_CALL = [f"s{seat} cc" for seat in range(10)]
 
 
@@ -864,34 +865,40 @@ def _award(
 ) -> None:
     """Share out the pots; ``pot_list`` and ``scores`` (strengths on ``h.board``) when known."""
     runs = [h.board, h.board2] if h.board2 else [h.board]
-    won = [0] * len(s.stacks)
-    showing = [x for x in h.players if h.shown[x] and not h.mucked[x]]
+    two = len(runs) == 2
+    n = len(s.stacks)
+    won = [0] * n
+    shown, mucked, holes = h.shown, h.mucked, h.holes
+    showing = [x for x in h.players if shown[x] and not mucked[x]]
     ranked = [
         {x: scores[x] if scores is not None and run == 0 else _score(h, x, board) for x in showing}
         for run, board in enumerate(runs)
     ]
+    awards = list(h.awards)  # shared with the previous state (Hand.clone): replaced, not changed
     for number, (amount, eligible) in enumerate(pot_list if pot_list is not None else pots(h)):
         contenders = [x for x in eligible if x in showing]
         for run, board in enumerate(runs):
-            part = amount - amount // 2 if (len(runs) == 2 and run == 0) else (amount // 2 if run else amount)
+            # Run twice: the first run takes the odd chip of the pot.
+            part = (amount // 2 if run else amount - amount // 2) if two else amount
             if not part:
                 continue
-            scores = {x: ranked[run][x] for x in contenders}
-            best = min(scores.values())
-            winners = [x for x in contenders if scores[x] == best]
-            shares = _split(part, winners, h.button, len(s.stacks))
+            rank = ranked[run]
+            best = min([rank[x] for x in contenders])
+            winners = [x for x in contenders if rank[x] == best]
+            shares = _split(part, winners, h.button, n)
             for x, v in shares.items():
                 won[x] += v
             line = {
                 "pot": number,
                 "amount": part,
                 "run": run + 1,
-                "shares": {str(k): v for k, v in shares.items()},
-                "hand": name_of(best, [*h.holes[winners[0]], *board]),
+                "shares": {_KEY[k]: v for k, v in shares.items()},
+                "hand": name_of(best, [*holes[winners[0]], *board]),
                 "contenders": contenders,
             }
-            h.awards = [*h.awards, line]
+            awards.append(line)
             events.append(_event("pot_won", line))
+    h.awards = awards
     _finish_hand(s, h, won, events)
 
 

@@ -425,16 +425,19 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     current = h.current
     to_call = current - mine if current > mine else 0
     call = to_call if to_call < stack else stack
-    opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     if stack <= to_call:
-        return opts  # calling takes every chip: no raise possible
+        # Calling takes every chip: no raise possible.
+        return {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     # A raise nobody could answer is no raise: the others are all-in or cannot cover more than
     # the bet (an all-in over them is a call; the rest would come back as uncalled).
     answer = 0
     bets, stacks, folded = h.bets, s.stacks, h.folded
     for x in h.players:
-        if x != seat and not folded[x] and bets[x] + stacks[x] > answer:
-            answer = bets[x] + stacks[x]
+        if x != seat and not folded[x]:
+            cover = bets[x] + stacks[x]
+            if cover > answer:
+                answer = cover
+    opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     if answer <= current:
         return opts
     sheet = s.sheet
@@ -468,18 +471,18 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
 
 def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
     o = betting_options(s, h, seat)
-    actions: list[Action] = []
     stack = s.stacks[seat]
-    if o["to_call"] > 0:
-        actions.append({"type": "fold"})
-        actions.append({"type": "call", "amount": o["call"]})
-    else:
-        actions.append({"type": "check"})
-    if o["can_raise"]:
-        kind = "bet" if h.current == 0 else "raise"
-        actions.append({"type": kind, "min": o["min"], "max": o["max"]})
+    to_call = o["to_call"]
+    actions: list[Action] = (
+        [{"type": "fold"}, {"type": "call", "amount": o["call"]}] if to_call > 0 else [{"type": "check"}]
+    )
     top = h.bets[seat] + stack
-    if (o["can_raise"] and o["max"] == top) or stack <= o["to_call"]:
+    if o["can_raise"]:
+        high = o["max"]
+        actions.append({"type": "bet" if h.current == 0 else "raise", "min": o["min"], "max": high})
+        if high == top:
+            actions.append({"type": "all_in", "to": top})
+    elif stack <= to_call:
         actions.append({"type": "all_in", "to": top})
     return actions
 

@@ -113,7 +113,7 @@ def new_table(
         raise IllegalAction("bad_button", "The first button must be on one of the seated players.")
     state.last_button = button
     events: list[Event] = [_event("table_opened", {"button": button, "players": players})]
-    begin_hand(state, events)
+    begin_hand(state, events, fresh=True)
     return state, events
 
 
@@ -141,11 +141,14 @@ def _after(seat: int, n: int) -> list[int]:
     return _RINGS[n][seat]
 
 
-def begin_hand(s: State, events: list[Event]) -> None:
-    """Settle the table between hands and deal the next hand if one can be dealt."""
+def begin_hand(s: State, events: list[Event], fresh: bool = False) -> None:
+    """Settle the table between hands and deal the next hand if one can be dealt.
+
+    ``fresh``: ``s`` was just built by ``new_table`` and shares no seat lists yet."""
     sheet = s.sheet
     n = len(s.stacks)
-    s.own()
+    if not fresh:
+        s.own()
     s.hand = None
     for seat in range(n):
         if not s.occupied[seat]:
@@ -308,9 +311,10 @@ def begin_hand(s: State, events: list[Event]) -> None:
     if sb_live:
         _post(s, h, sb, lv.small_blind, "small_blind", events)
     _post(s, h, bb, lv.big_blind, "big_blind", events)
-    for seat in order:
-        if seat in posters:
-            _post(s, h, seat, lv.big_blind, "post", events)
+    if posters:
+        for seat in order:
+            if seat in posters:
+                _post(s, h, seat, lv.big_blind, "post", events)
     # H5/H17: the bet to match is the full big blind even when the big blind is all-in for less.
     h.current = lv.big_blind
     h.min_inc = lv.big_blind

@@ -383,15 +383,15 @@ def _open_round(s: State, h: Hand, events: list[Event]) -> None:
 def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     """Give the turn to the next seat that must act after ``after``, or close the round (H15)."""
     folded, stacks, pending = h.folded, s.stacks, h.pending
-    live = [x for x in h.players if not folded[x]]
-    if len(live) == 1:
-        _end_hand_uncontested(s, h, live[0], events)
+    # Seats not dealt in count as folded (begin_hand), so the unfolded seats are the live players.
+    if folded.count(False) == 1:
+        _end_hand_uncontested(s, h, folded.index(False), events)
         return
     for seat in _RINGS[len(folded)][after]:
         if not pending[seat] or folded[seat] or not stacks[seat]:
             continue
-        for x in live:
-            if stacks[x] and x != seat:
+        for x in h.players:
+            if stacks[x] and x != seat and not folded[x]:
                 break  # another player can still bet: a decision to make
         else:
             if h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):

@@ -436,15 +436,12 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
         return {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     # A raise nobody could answer is no raise: the others are all-in or cannot cover more than
     # the bet (an all-in over them is a call; the rest would come back as uncalled).
-    answer = 0
     bets, stacks, folded = h.bets, s.stacks, h.folded
-    for x in h.players:
-        if x != seat and not folded[x]:
-            cover = bets[x] + stacks[x]
-            if cover > answer:
-                answer = cover
     opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
-    if answer <= current:
+    for x in h.players:
+        if x != seat and not folded[x] and bets[x] + stacks[x] > current:
+            break  # this player can answer a raise
+    else:
         return opts
     sheet = s.sheet
     if sheet.variant == "fixed_limit":

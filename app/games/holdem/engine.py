@@ -298,7 +298,7 @@ def begin_hand(s: State, events: list[Event], fresh: bool = False) -> None:
                 "small_blind_seat": sb if sb_live else None,
                 "big_blind_seat": bb,
                 "players": order,
-                "stacks": {str(x): s.stacks[x] for x in order},
+                "stacks": {_KEY[x]: s.stacks[x] for x in order},
                 "blinds": [lv.small_blind, lv.big_blind],
                 "ante": lv.ante if sheet.ante_type != "none" else 0,
             },
@@ -915,7 +915,7 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
     amount = sum(h.committed)
     won = [0] * len(s.stacks)
     won[winner] = amount
-    line = {"pot": 0, "amount": amount, "run": 1, "shares": {str(winner): amount}, "hand": None}
+    line = {"pot": 0, "amount": amount, "run": 1, "shares": {_KEY[winner]: amount}, "hand": None}
     h.awards = [*h.awards, line]
     events.append(_event("pot_won", line))
     _finish_hand(s, h, won, events)
@@ -941,7 +941,8 @@ def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None
                 s.status[seat] = "empty"
             events.append(_event("eliminated", {"seats": group}))
     s.history = [*s.history, _history_record(s, h)]
-    events.append(_event("hand_over", {"hand": h.number, "stacks": {str(x): s.stacks[x] for x in h.players}}))
+    stacks = {_KEY[x]: s.stacks[x] for x in h.players}
+    events.append(_event("hand_over", {"hand": h.number, "stacks": stacks}))
     _summarise(s, h)
     if s.sheet.show_after_hand:
         may_show = [x for x in h.players if not h.shown[x] and h.holes[x]]
@@ -958,7 +959,7 @@ def _summarise(s: State, h: Hand) -> None:
         "button": h.button,
         "board": list(h.board),
         "board2": list(h.board2),
-        "shown": {str(x): list(h.holes[x]) for x in h.players if h.shown[x]},
+        "shown": {_KEY[x]: list(h.holes[x]) for x in h.players if h.shown[x]},
         "mucked": [x for x in h.players if h.mucked[x]],
         "awards": list(h.awards),
     }

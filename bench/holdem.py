@@ -1,8 +1,9 @@
 """Hold'em speed: our engine and pokerkit side by side in one process, and the evaluator.
 
 Random 6-max no-limit hands with stacks of 10–400 big blinds, the same random policy for both
-engines (fold, check or call, raise to a random legal amount); our hands include the seeded
-SHA-256 shuffle, views are not drawn. Times are process CPU time (the machines are shared).
+engines (fold, check or call, raise to a random legal amount, each drawn with one
+``random()`` call on both sides so the harness costs little and the same); our hands include the
+seeded SHA-256 shuffle, views are not drawn. Times are process CPU time (the machines are shared).
 Prints hands/s for each, the ratio, and 7-card evaluations/s through our wrapper (``strength7``
 with card codes, ``strength`` with a list) and through phevaluator directly. Each figure is the
 median of ``--runs`` runs.
@@ -26,26 +27,31 @@ from app.games.holdem import HOLDEM
 from app.games.holdem.evaluator import CARD_ID, strength, strength7
 
 BB = 2
+LOW, SPAN = 10 * BB, 390 * BB + 1  # stacks of 10 to 400 big blinds
 
 
 def ours(hands: int, seed: int) -> float:
     rng = random.Random(seed)
+    draw = rng.random
     sheet = HOLDEM.sheet({"seats": 6, "max_hands": 1, "buy_in_min": 1, "buy_in_max": 10**6})
+    legal_actions, apply = HOLDEM.legal_actions, HOLDEM.apply
     start = time.process_time()
     for i in range(hands):
-        stacks = [rng.randint(10 * BB, 400 * BB) for _ in range(6)]
+        stacks = [LOW + int(draw() * SPAN) for _ in range(6)]
         s = HOLDEM.new(sheet, 6, seed=f"bench-{seed}-{i}", stacks=stacks, button=rng.randrange(6))
         while s.hand is not None:
             seat = s.hand.actor
             # The same policy as for pokerkit: fold, check or call, or bet or raise (all-in is
-            # the top of the raise range), uniformly among those open.
-            legal = [a for a in HOLDEM.legal_actions(s, seat) if a["type"] != "all_in"]
-            move = rng.choice(legal)
+            # the top of the raise range), uniformly among those open. ``all_in`` comes last.
+            legal = legal_actions(s, seat)
+            count = len(legal) - (legal[-1]["type"] == "all_in")
+            move = legal[int(draw() * count)]
             if "min" in move:
-                move = {"type": move["type"], "to": rng.randint(move["min"], move["max"])}
+                low = move["min"]
+                move = {"type": move["type"], "to": low + int(draw() * (move["max"] - low + 1))}
             elif move["type"] == "call":
                 move = {"type": "call"}
-            s, _ = HOLDEM.apply(s, seat, move)
+            s, _ = apply(s, seat, move)
     return hands / (time.process_time() - start)
 
 
@@ -65,9 +71,10 @@ def theirs(hands: int, seed: int) -> float:
         Automation.CHIPS_PULLING,
     )
     rng = random.Random(seed)
+    draw = rng.random
     start = time.process_time()
     for _ in range(hands):
-        stacks = [rng.randint(10 * BB, 400 * BB) for _ in range(6)]
+        stacks = [LOW + int(draw() * SPAN) for _ in range(6)]
         st = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), BB, stacks, 6)
         while st.status:
             options = ["cc"]
@@ -75,7 +82,7 @@ def theirs(hands: int, seed: int) -> float:
                 options.append("f")
             if st.can_complete_bet_or_raise_to():
                 options.append("cbr")
-            pick = rng.choice(options)
+            pick = options[int(draw() * len(options))]
             if pick == "f":
                 st.fold()
             elif pick == "cc":
@@ -84,12 +91,12 @@ def theirs(hands: int, seed: int) -> float:
                 low = st.min_completion_betting_or_raising_to_amount
                 high = st.max_completion_betting_or_raising_to_amount
                 assert low is not None and high is not None
-                st.complete_bet_or_raise_to(rng.randint(low, high))
+                st.complete_bet_or_raise_to(low + int(draw() * (high - low + 1)))
     return hands / (time.process_time() - start)
 
 
 def evaluations(count: int, seed: int) -> tuple[float, float, float]:
-    from phevaluator import _pheval
+    from phevaluator import _pheval  # type: ignore[import-untyped]
 
     rng = random.Random(seed)
     cards = deck()

@@ -23,7 +23,7 @@ from typing import Any
 
 from app.games.base import Event, IllegalAction
 from app.games.cards import RANKS, SUITS, SeededRandom, deck, is_card
-from app.games.holdem.evaluator import hand_name, strength7
+from app.games.holdem.evaluator import hand_name, name_of, strength7
 from app.games.holdem.rules import Level, RuleSheet
 from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
@@ -36,6 +36,22 @@ TABLE_ACTIONS = ("join", "leave", "sit_out", "sit_in", "rebuy", "top_up", "close
 STREETS = ("preflop", "flop", "turn", "river")
 FULL_DECK = deck()
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
+_new = object.__new__
+
+
+def _event(kind: str, data: Mapping[str, Any], audience: tuple[int, ...] | None = None) -> Event:
+    """``Event(kind, data, audience)``, built about three times quicker.
+
+    A hand emits some forty events and the frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``; filling the instance dictionary directly gives an equal
+    event (a test compares the two, so a change to ``Event`` cannot slip past).
+    """
+    e = _new(Event)
+    d = e.__dict__
+    d["type"] = kind
+    d["data"] = data
+    d["audience"] = audience
+    return e
 
 
 # -- building a table ---------------------------------------------------------------------------
@@ -60,33 +76,34 @@ def new_table(
         ):
             raise IllegalAction("bad_stacks", "Give one positive whole stack per player.")
         chips[:players] = stacks
+    # Positional, in the order of State's fields: a call with dozens of keywords costs twice as much.
     state = State(
-        sheet=sheet,
-        seed=seed,
-        decks=[_full_deck(d) for d in decks],
-        occupied=occupied,
-        stacks=chips,
-        status=["playing" if o else "empty" for o in occupied],
-        posting=[False] * n,
-        add=[0] * n,
-        leaving=[False] * n,
-        sit_out=[False] * n,
-        bought=[c if sheet.format == "cash" else 0 for c in chips],
-        ledger=[],
-        places=[],
-        hands=0,
-        level=0,
-        clock_start=None,
-        clock_level=0,
-        last_button=-1,
-        last_sb=-1,
-        last_bb=-1,
-        closing=False,
-        over=False,
-        draw={},
-        hand=None,
-        last=None,
-        history=[],
+        sheet,  # sheet
+        seed,  # seed
+        [_full_deck(d) for d in decks],  # decks
+        occupied,  # occupied
+        chips,  # stacks
+        ["playing" if o else "empty" for o in occupied],  # status
+        [False] * n,  # posting
+        [0] * n,  # add
+        [False] * n,  # leaving
+        [False] * n,  # sit_out
+        [c if sheet.format == "cash" else 0 for c in chips],  # bought
+        [],  # ledger
+        [],  # places
+        0,  # hands
+        0,  # level
+        None,  # clock_start
+        0,  # clock_level
+        -1,  # last_button
+        -1,  # last_sb
+        -1,  # last_bb
+        False,  # closing
+        False,  # over
+        {},  # draw
+        None,  # hand
+        None,  # last
+        [],  # history
     )
     if button is None:
         # H4: the first button goes to the highest card of a draw (suits break ties c < d < h < s).
@@ -96,8 +113,8 @@ def new_table(
     elif not (isinstance(button, int) and 0 <= button < players):
         raise IllegalAction("bad_button", "The first button must be on one of the seated players.")
     state.last_button = button
-    events: list[Event] = [Event("table_opened", {"button": button, "players": players})]
-    begin_hand(state, events)
+    events: list[Event] = [_event("table_opened", {"button": button, "players": players})]
+    begin_hand(state, events, fresh=True)
     return state, events
 
 
@@ -125,11 +142,14 @@ def _after(seat: int, n: int) -> list[int]:
     return _RINGS[n][seat]
 
 
-def begin_hand(s: State, events: list[Event]) -> None:
-    """Settle the table between hands and deal the next hand if one can be dealt."""
+def begin_hand(s: State, events: list[Event], fresh: bool = False) -> None:
+    """Settle the table between hands and deal the next hand if one can be dealt.
+
+    ``fresh``: ``s`` was just built by ``new_table`` and shares no seat lists yet."""
     sheet = s.sheet
     n = len(s.stacks)
-    s.own()
+    if not fresh:
+        s.own()
     s.hand = None
     for seat in range(n):
         if not s.occupied[seat]:
@@ -154,7 +174,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
             s.level = level
             lv = current_level(s)
             events.append(
-                Event(
+                _event(
                     "level",
                     {
                         "level": level + 1,
@@ -228,48 +248,49 @@ def begin_hand(s: State, events: list[Event]) -> None:
     # Fixed decks first; then SeededRandom(seed, f"hand-{n}").shuffle, as shuffle.py computes it.
     cards = s.decks[number - 1] if number <= len(s.decks) else shuffle(s.seed, f"hand-{number}", FULL_DECK)
     z = [0] * n
+    # Positional, in the order of Hand's fields (named on each line).
     h = Hand(
-        number=number,
-        deck=cards,
-        pos=0,
-        button=button,
-        sb=sb,
-        sb_live=sb_live,
-        bb=bb,
-        straddler=-1,
-        players=order,
-        start=list(s.stacks),
-        holes=[[] for _ in range(n)],
-        board=[],
-        board2=[],
-        burns=[],
-        street=0,
-        phase="bet",
-        folded=[x not in dealt for x in range(n)],
-        bets=list(z),
-        committed=list(z),
-        posted=list(z),
-        antes=list(z),
-        current=0,
-        min_inc=0,
-        full_level=0,
-        bet_count=0,
-        acted=[-1] * n,
-        pending=[False] * n,
-        actor=-1,
-        aggressor=-1,
-        shown=[False] * n,
-        mucked=[False] * n,
-        votes=[-1] * n,
-        order=[],
-        awards=[],
-        actions=[],
+        number,  # number
+        cards,  # deck
+        0,  # pos
+        button,  # button
+        sb,  # sb
+        sb_live,  # sb_live
+        bb,  # bb
+        -1,  # straddler
+        order,  # players
+        list(s.stacks),  # start
+        [[] for _ in range(n)],  # holes
+        [],  # board
+        [],  # board2
+        [],  # burns
+        0,  # street
+        "bet",  # phase
+        [x not in dealt for x in range(n)],  # folded
+        list(z),  # bets
+        list(z),  # committed
+        list(z),  # posted
+        list(z),  # antes
+        0,  # current
+        0,  # min_inc
+        0,  # full_level
+        0,  # bet_count
+        [-1] * n,  # acted
+        [False] * n,  # pending
+        -1,  # actor
+        -1,  # aggressor
+        [False] * n,  # shown
+        [False] * n,  # mucked
+        [-1] * n,  # votes
+        [],  # order
+        [],  # awards
+        [],  # actions
     )
     s.hand = h
     s.last_button, s.last_sb, s.last_bb = button, sb, bb
     lv = current_level(s)
     events.append(
-        Event(
+        _event(
             "hand_started",
             {
                 "hand": number,
@@ -277,7 +298,7 @@ def begin_hand(s: State, events: list[Event]) -> None:
                 "small_blind_seat": sb if sb_live else None,
                 "big_blind_seat": bb,
                 "players": order,
-                "stacks": {str(x): s.stacks[x] for x in order},
+                "stacks": {_KEY[x]: s.stacks[x] for x in order},
                 "blinds": [lv.small_blind, lv.big_blind],
                 "ante": lv.ante if sheet.ante_type != "none" else 0,
             },
@@ -292,9 +313,10 @@ def begin_hand(s: State, events: list[Event]) -> None:
     if sb_live:
         _post(s, h, sb, lv.small_blind, "small_blind", events)
     _post(s, h, bb, lv.big_blind, "big_blind", events)
-    for seat in order:
-        if seat in posters:
-            _post(s, h, seat, lv.big_blind, "post", events)
+    if posters:
+        for seat in order:
+            if seat in posters:
+                _post(s, h, seat, lv.big_blind, "post", events)
     # H5/H17: the bet to match is the full big blind even when the big blind is all-in for less.
     h.current = lv.big_blind
     h.min_inc = lv.big_blind
@@ -318,38 +340,40 @@ def _post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Eve
         h.antes[seat] += paid
     else:
         h.bets[seat] += paid
-        h.posted[seat] += paid
+        posted = list(h.posted)  # shared with the previous state (Hand.clone)
+        posted[seat] += paid
+        h.posted = posted
     events.append(
-        Event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
+        _event("posted", {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0})
     )
 
 
 def _deal_holes(s: State, h: Hand, events: list[Event]) -> None:
+    # H10: one card at a time, twice around: the k-th player gets cards k and k + len(players).
+    players, deck, pos = h.players, h.deck, h.pos
+    count = len(players)
     holes: list[list[str]] = [[] for _ in range(len(s.stacks))]
-    for _ in range(2):  # H10: one card at a time, twice around
-        for seat in h.players:
-            holes[seat].append(h.deck[h.pos])
-            h.pos += 1
+    h.pos = pos + 2 * count
+    events.append(_event("dealt", {"seats": list(players)}))
+    actions = h.actions
+    for k, seat in enumerate(players, pos):
+        a, b = deck[k], deck[k + count]
+        holes[seat] = [a, b]
+        events.append(_event("hole_cards", {"seat": seat, "cards": [a, b]}, (seat,)))
+        actions.append(f"d dh s{seat} {a}{b}")
     h.holes = holes
-    events.append(Event("dealt", {"seats": list(h.players)}))
-    for seat in h.players:
-        events.append(Event("hole_cards", {"seat": seat, "cards": list(holes[seat])}, (seat,)))
-        h.actions.append(f"d dh s{seat} {''.join(holes[seat])}")
 
 
 # -- betting ---------------------------------------------------------------------------------------
 
 
-def _can_act(s: State, h: Hand, seat: int) -> bool:
-    return not h.folded[seat] and s.stacks[seat] > 0
-
-
 def _open_round(s: State, h: Hand, events: list[Event]) -> None:
     """Start the betting of the current street, or run the board out when nobody can bet."""
     h.phase = "bet"
+    pending, acted, folded, stacks = h.pending, h.acted, h.folded, s.stacks
     for seat in h.players:
-        h.pending[seat] = _can_act(s, h, seat)
-        h.acted[seat] = -1
+        pending[seat] = not folded[seat] and stacks[seat] > 0  # may still act
+        acted[seat] = -1
     # H11, H7: preflop left of the big blind (or the straddler); H12: then left of the button.
     start = (h.straddler if h.straddler >= 0 else h.bb) if h.street == 0 else h.button
     h.actor = -1
@@ -359,18 +383,21 @@ def _open_round(s: State, h: Hand, events: list[Event]) -> None:
 def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     """Give the turn to the next seat that must act after ``after``, or close the round (H15)."""
     folded, stacks, pending = h.folded, s.stacks, h.pending
-    live = [x for x in h.players if not folded[x]]
-    if len(live) == 1:
-        _end_hand_uncontested(s, h, live[0], events)
+    # Seats not dealt in count as folded (begin_hand), so the unfolded seats are the live players.
+    if folded.count(False) == 1:
+        _end_hand_uncontested(s, h, folded.index(False), events)
         return
-    lone = sum(1 for x in live if stacks[x] > 0) == 1
     for seat in _RINGS[len(folded)][after]:
         if not pending[seat] or folded[seat] or not stacks[seat]:
             continue
-        if lone and h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
-            # Nobody left to bet against and nothing to call: no decision to make.
-            h.pending[seat] = False
-            continue
+        for x in h.players:
+            if stacks[x] and x != seat and not folded[x]:
+                break  # another player can still bet: a decision to make
+        else:
+            if h.bets[seat] >= max(h.bets[x] for x in h.players if x != seat):
+                # Nobody left to bet against and nothing to call: no decision to make.
+                pending[seat] = False
+                continue
         h.actor = seat
         return
     h.actor = -1
@@ -378,6 +405,9 @@ def _advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
 
 
 _MEMO: list[Any] = [None, -1, None]
+_FOLD = [f"s{seat} f" for seat in range(10)]  # PHH action lines, made once
+_KEY = [str(seat) for seat in range(10)]  # seats as JSON object keys
+_CHECK_CALL = [f"s{seat} cc" for seat in range(10)]
 
 
 def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
@@ -395,24 +425,25 @@ def betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
 
 
 def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
-    sheet = s.sheet
     stack = s.stacks[seat]
     mine = h.bets[seat]
     top = mine + stack  # the most this seat can have in front of it (table stakes, H21)
-    to_call = max(h.current - mine, 0)
-    call = min(to_call, stack)
-    opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
+    current = h.current
+    to_call = current - mine if current > mine else 0
+    call = to_call if to_call < stack else stack
     if stack <= to_call:
-        return opts  # calling takes every chip: no raise possible
+        # Calling takes every chip: no raise possible.
+        return {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     # A raise nobody could answer is no raise: the others are all-in or cannot cover more than
     # the bet (an all-in over them is a call; the rest would come back as uncalled).
-    answer = 0
     bets, stacks, folded = h.bets, s.stacks, h.folded
+    opts: dict[str, Any] = {"call": call, "to_call": to_call, "can_raise": False, "min": 0, "max": 0}
     for x in h.players:
-        if x != seat and not folded[x] and bets[x] + stacks[x] > answer:
-            answer = bets[x] + stacks[x]
-    if answer <= h.current:
+        if x != seat and not folded[x] and bets[x] + stacks[x] > current:
+            break  # this player can answer a raise
+    else:
         return opts
+    sheet = s.sheet
     if sheet.variant == "fixed_limit":
         size = current_level(s).big_blind * (2 if h.street >= 2 else 1)  # H13: doubled from the turn
         reopened = h.acted[seat] < 0 or h.full_level > h.acted[seat]
@@ -426,32 +457,35 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     # No limit and pot limit (H16, H17): at least the last full bet or raise of this round; a
     # short all-in reopens the betting only for players who have not acted, or once the short
     # raises since a player acted add up to a full raise.
-    reopened = h.acted[seat] < 0 or h.current - h.acted[seat] >= h.min_inc
-    if not reopened:
-        return opts
-    low = h.current + h.min_inc if h.current > 0 else max(h.min_inc, 1)
+    acted = h.acted[seat]
+    if acted >= 0 and current - acted < h.min_inc:
+        return opts  # not reopened
+    low = current + h.min_inc if current > 0 else max(h.min_inc, 1)
     high = top
     if sheet.variant == "pot_limit":
         pot = sum(h.committed)
-        high = min(top, h.current + pot + to_call)
-    opts.update(can_raise=True, min=min(low, top), max=max(min(high, top), min(low, top)))
-    return opts
+        high = min(top, current + pot + to_call)
+    low = low if low < top else top
+    high = high if high < top else top
+    if high < low:
+        high = low
+    return {"call": call, "to_call": to_call, "can_raise": True, "min": low, "max": high}
 
 
 def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
     o = betting_options(s, h, seat)
-    actions: list[Action] = []
     stack = s.stacks[seat]
-    if o["to_call"] > 0:
-        actions.append({"type": "fold"})
-        actions.append({"type": "call", "amount": o["call"]})
-    else:
-        actions.append({"type": "check"})
-    if o["can_raise"]:
-        kind = "bet" if h.current == 0 else "raise"
-        actions.append({"type": kind, "min": o["min"], "max": o["max"]})
+    to_call = o["to_call"]
+    actions: list[Action] = (
+        [{"type": "fold"}, {"type": "call", "amount": o["call"]}] if to_call > 0 else [{"type": "check"}]
+    )
     top = h.bets[seat] + stack
-    if (o["can_raise"] and o["max"] == top) or stack <= o["to_call"]:
+    if o["can_raise"]:
+        high = o["max"]
+        actions.append({"type": "bet" if h.current == 0 else "raise", "min": o["min"], "max": high})
+        if high == top:
+            actions.append({"type": "all_in", "to": top})
+    elif stack <= to_call:
         actions.append({"type": "all_in", "to": top})
     return actions
 
@@ -480,29 +514,34 @@ def apply_bet(
     top = h.bets[seat] + stack
     to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
     if kind == "fold":
-        _check_keys(action, ())
+        if len(action) > 1:
+            _check_keys(action, ())
         if to_call == 0:
             raise IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
-        h.folded[seat] = True
+        folded = list(h.folded)  # shared with the previous state (Hand.clone)
+        folded[seat] = True
+        h.folded = folded
         h.pending[seat] = False
-        h.actions.append(f"s{seat} f")
-        events.append(Event("fold", {"seat": seat}))
+        h.actions.append(_FOLD[seat])
+        events.append(_event("fold", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "check":
-        _check_keys(action, ())
+        if len(action) > 1:
+            _check_keys(action, ())
         if to_call > 0:
             raise IllegalAction("cannot_check", f"There are {to_call} chips to call; fold, call or raise.")
         h.pending[seat] = False
         h.acted[seat] = h.current
-        h.actions.append(f"s{seat} cc")
-        events.append(Event("check", {"seat": seat}))
+        h.actions.append(_CHECK_CALL[seat])
+        events.append(_event("check", {"seat": seat}))
         _advance(s, h, seat, events)
         return
     if kind == "call" or (kind == "all_in" and stack <= to_call):
         pay = to_call if to_call < stack else stack
         if kind == "call":
-            _check_keys(action, ("amount",))
+            if len(action) > 1:
+                _check_keys(action, ("amount",))
             if "amount" in action and _amount(action, "amount") != pay:
                 raise IllegalAction("bad_amount", f"The call is {pay}.")
         else:
@@ -516,8 +555,8 @@ def apply_bet(
         h.committed[seat] += pay
         h.pending[seat] = False
         h.acted[seat] = h.current
-        h.actions.append(f"s{seat} cc")
-        events.append(Event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
+        h.actions.append(_CHECK_CALL[seat])
+        events.append(_event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
         _advance(s, h, seat, events)
         return
     if kind == "all_in":
@@ -579,28 +618,27 @@ def _raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> Non
     h.current = to
     h.aggressor = seat
     h.acted[seat] = to
+    pending, folded, stacks = h.pending, h.folded, s.stacks
     for x in h.players:
-        h.pending[x] = x != seat and _can_act(s, h, x)
-    h.pending[seat] = False
+        pending[x] = not folded[x] and stacks[x] > 0  # may still act
+    pending[seat] = False
     h.actions.append(f"s{seat} cbr {to}")
-    events.append(Event(kind, {"seat": seat, "to": to, "all_in": s.stacks[seat] == 0, "full": full}))
+    events.append(_event(kind, {"seat": seat, "to": to, "all_in": s.stacks[seat] == 0, "full": full}))
     _advance(s, h, seat, events)
 
 
 def _return_uncalled(s: State, h: Hand, events: list[Event]) -> None:
-    top = max(h.bets)
-    if top == 0:
-        return
-    leaders = [x for x in range(len(s.stacks)) if h.bets[x] == top]
-    if len(leaders) != 1:
-        return
-    seat = leaders[0]
-    second = max(h.bets[x] for x in range(len(s.stacks)) if x != seat)
+    bets = h.bets
+    top = max(bets)
+    if top == 0 or bets.count(top) != 1:
+        return  # nothing bet, or matched by another player
+    seat = bets.index(top)
+    second = max(bets[:seat] + bets[seat + 1 :])
     back = top - second
     s.stacks[seat] += back
     h.bets[seat] -= back
     h.committed[seat] -= back
-    events.append(Event("returned", {"seat": seat, "amount": back}))
+    events.append(_event("returned", {"seat": seat, "amount": back}))
 
 
 def _close_round(s: State, h: Hand, events: list[Event]) -> None:
@@ -648,7 +686,7 @@ def _next_street(s: State, h: Hand, run: int, events: list[Event]) -> None:
         h.actions.append(f"d db {''.join(cards)}")
     else:
         h.board2 = board
-    events.append(Event("board", {"street": STREETS[len(board) - 2], "cards": list(cards), "run": run}))
+    events.append(_event("board", {"street": STREETS[len(board) - 2], "cards": list(cards), "run": run}))
 
 
 def _run_out(s: State, h: Hand, events: list[Event], twice: bool = False) -> None:
@@ -673,8 +711,14 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     pot (a big-blind ante is paid for the whole table, so everyone contests it).
     """
     players, committed, antes, folded = h.players, h.committed, h.antes, h.folded
+    live = [x for x in players if not folded[x]]
+    if len({committed[x] - antes[x] for x in live}) == 1:
+        # Nobody live is all-in for less than the others: one pot of everything put in, which
+        # the layering below would also give (one level, capped at the top).
+        total = sum([committed[x] for x in players])
+        return [(total, live)] if total else []
     paid = {x: committed[x] - antes[x] for x in players}
-    levels = sorted({paid[x] for x in players if not folded[x]})
+    levels = sorted({paid[x] for x in live})
     top = max(paid.values())
     out: list[tuple[int, list[int]]] = []
     prev = 0
@@ -694,19 +738,22 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     return out
 
 
-def _show(h: Hand, seat: int, events: list[Event]) -> None:
+def _show(h: Hand, seat: int, events: list[Event], rank: int = 0) -> None:
+    """Table ``seat``'s cards; ``rank``, when given, is its ``strength`` on the whole board."""
     shown = list(h.shown)
     shown[seat] = True
     h.shown = shown
     cards = h.holes[seat]
     h.actions.append(f"s{seat} sm {''.join(cards)}")
     events.append(
-        Event(
+        _event(
             "show",
             {
                 "seat": seat,
                 "cards": list(cards),
-                "hand": hand_name([*cards, *h.board]) if len(h.board) == 5 else None,
+                "hand": (name_of(rank, [*cards, *h.board]) if rank else hand_name([*cards, *h.board]))
+                if len(h.board) == 5
+                else None,
             },
         )
     )
@@ -717,7 +764,7 @@ def _muck(h: Hand, seat: int, events: list[Event]) -> None:
     mucked[seat] = True
     h.mucked = mucked
     h.actions.append(f"s{seat} sm")
-    events.append(Event("muck", {"seat": seat}))
+    events.append(_event("muck", {"seat": seat}))
 
 
 def _score(h: Hand, seat: int, board: list[str]) -> int:
@@ -725,23 +772,40 @@ def _score(h: Hand, seat: int, board: list[str]) -> int:
     return strength7(a, b, *board)
 
 
-def _could_win(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
-    """Whether ``seat`` beats or ties every shown hand in some pot it may win (auto showdown)."""
-    mine = _score(h, seat, h.board)
+def _could_win(
+    h: Hand,
+    seat: int,
+    pot_list: list[tuple[int, list[int]]] | None = None,
+    scores: dict[int, int] | None = None,
+) -> bool:
+    """Whether ``seat`` beats or ties every shown hand in some pot it may win (auto showdown).
+
+    ``scores`` may give the live hands' strengths on the board, computed once per showdown."""
+    if scores is None:
+        scores = {x: _score(h, x, h.board) for x in h.players if not h.folded[x]}
+    mine = scores[seat]
+    shown = h.shown
     for _, eligible in pot_list if pot_list is not None else pots(h):
         if seat not in eligible:
             continue
-        rivals = [x for x in eligible if x != seat and h.shown[x]]
-        if not rivals or all(mine <= _score(h, x, h.board) for x in rivals):
+        for x in eligible:
+            if x != seat and shown[x] and scores[x] < mine:
+                break  # a shown hand beats it in this pot
+        else:
             return True
     return False
 
 
 def must_show(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None = None) -> bool:
     """The last hand not mucked in one of its pots may not muck: somebody has to win it."""
+    mucked = h.mucked
     for _, eligible in pot_list if pot_list is not None else pots(h):
-        if seat in eligible and not any(x != seat and not h.mucked[x] for x in eligible):
-            return True
+        if seat in eligible:
+            for x in eligible:
+                if x != seat and not mucked[x]:
+                    break  # another hand still contests this pot
+            else:
+                return True
     return False
 
 
@@ -761,13 +825,16 @@ def _showdown(s: State, h: Hand, events: list[Event]) -> None:
             h.actor = h.order[0]
             return
         pot_list = pots(h)
+        scores = {x: _score(h, x, h.board) for x in live}
         while h.order:
             seat = h.order[0]
             h.order = h.order[1:]
-            if must_show(h, seat, pot_list) or _could_win(h, seat, pot_list):
-                _show(h, seat, events)
+            if must_show(h, seat, pot_list) or _could_win(h, seat, pot_list, scores):
+                _show(h, seat, events, scores[seat])
             else:
                 _muck(h, seat, events)
+        _award(s, h, events, pot_list, scores)
+        return
     _award(s, h, events)
 
 
@@ -788,38 +855,56 @@ def decide_showdown(s: State, h: Hand, seat: int, kind: str, events: list[Event]
 
 def _split(amount: int, winners: list[int], button: int, n: int) -> dict[int, int]:
     """H20: equal shares; odd chips one each to the winners in order from the button's left."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
     share, odd = divmod(amount, len(winners))
     ordered = [x for x in _after(button, n) if x in winners]
     return {x: share + (1 if i < odd else 0) for i, x in enumerate(ordered)}
 
 
-def _award(s: State, h: Hand, events: list[Event]) -> None:
+def _award(
+    s: State,
+    h: Hand,
+    events: list[Event],
+    pot_list: list[tuple[int, list[int]]] | None = None,
+    scores: dict[int, int] | None = None,
+) -> None:
+    """Share out the pots; ``pot_list`` and ``scores`` (strengths on ``h.board``) when known."""
     runs = [h.board, h.board2] if h.board2 else [h.board]
-    won = [0] * len(s.stacks)
-    showing = [x for x in h.players if h.shown[x] and not h.mucked[x]]
-    ranked = [{x: _score(h, x, board) for x in showing} for board in runs]
-    for number, (amount, eligible) in enumerate(pots(h)):
+    two = len(runs) == 2
+    n = len(s.stacks)
+    won = [0] * n
+    shown, mucked, holes = h.shown, h.mucked, h.holes
+    showing = [x for x in h.players if shown[x] and not mucked[x]]
+    ranked = [
+        {x: scores[x] if scores is not None and run == 0 else _score(h, x, board) for x in showing}
+        for run, board in enumerate(runs)
+    ]
+    awards = list(h.awards)  # shared with the previous state (Hand.clone): replaced, not changed
+    for number, (amount, eligible) in enumerate(pot_list if pot_list is not None else pots(h)):
         contenders = [x for x in eligible if x in showing]
         for run, board in enumerate(runs):
-            part = amount - amount // 2 if (len(runs) == 2 and run == 0) else (amount // 2 if run else amount)
+            # Run twice: the first run takes the odd chip of the pot.
+            part = (amount // 2 if run else amount - amount // 2) if two else amount
             if not part:
                 continue
-            scores = {x: ranked[run][x] for x in contenders}
-            best = min(scores.values())
-            winners = [x for x in contenders if scores[x] == best]
-            shares = _split(part, winners, h.button, len(s.stacks))
+            rank = ranked[run]
+            best = min([rank[x] for x in contenders])
+            winners = [x for x in contenders if rank[x] == best]
+            shares = _split(part, winners, h.button, n)
             for x, v in shares.items():
                 won[x] += v
             line = {
                 "pot": number,
                 "amount": part,
                 "run": run + 1,
-                "shares": {str(k): v for k, v in shares.items()},
-                "hand": hand_name([*h.holes[winners[0]], *board]),
+                "shares": {_KEY[k]: v for k, v in shares.items()},
+                "hand": name_of(best, [*holes[winners[0]], *board]),
                 "contenders": contenders,
             }
-            h.awards = [*h.awards, line]
-            events.append(Event("pot_won", line))
+            awards.append(line)
+            events.append(_event("pot_won", line))
+    h.awards = awards
     _finish_hand(s, h, won, events)
 
 
@@ -830,9 +915,9 @@ def _end_hand_uncontested(s: State, h: Hand, winner: int, events: list[Event]) -
     amount = sum(h.committed)
     won = [0] * len(s.stacks)
     won[winner] = amount
-    line = {"pot": 0, "amount": amount, "run": 1, "shares": {str(winner): amount}, "hand": None}
+    line = {"pot": 0, "amount": amount, "run": 1, "shares": {_KEY[winner]: amount}, "hand": None}
     h.awards = [*h.awards, line]
-    events.append(Event("pot_won", line))
+    events.append(_event("pot_won", line))
     _finish_hand(s, h, won, events)
 
 
@@ -854,9 +939,10 @@ def _finish_hand(s: State, h: Hand, won: list[int], events: list[Event]) -> None
             for seat in group:
                 s.occupied[seat] = False
                 s.status[seat] = "empty"
-            events.append(Event("eliminated", {"seats": group}))
+            events.append(_event("eliminated", {"seats": group}))
     s.history = [*s.history, _history_record(s, h)]
-    events.append(Event("hand_over", {"hand": h.number, "stacks": {str(x): s.stacks[x] for x in h.players}}))
+    stacks = {_KEY[x]: s.stacks[x] for x in h.players}
+    events.append(_event("hand_over", {"hand": h.number, "stacks": stacks}))
     _summarise(s, h)
     if s.sheet.show_after_hand:
         may_show = [x for x in h.players if not h.shown[x] and h.holes[x]]
@@ -873,7 +959,7 @@ def _summarise(s: State, h: Hand) -> None:
         "button": h.button,
         "board": list(h.board),
         "board2": list(h.board2),
-        "shown": {str(x): list(h.holes[x]) for x in h.players if h.shown[x]},
+        "shown": {_KEY[x]: list(h.holes[x]) for x in h.players if h.shown[x]},
         "mucked": [x for x in h.players if h.mucked[x]],
         "awards": list(h.awards),
     }
@@ -882,18 +968,22 @@ def _summarise(s: State, h: Hand) -> None:
 def _history_record(s: State, h: Hand) -> dict[str, Any]:
     lv = current_level(s)
     kind = s.sheet.ante_type
-    antes = [
-        lv.ante if kind == "every_player" or (kind == "big_blind" and x == h.bb) else 0 for x in h.players
-    ]
+    players, bb = h.players, h.bb
+    if kind == "every_player":
+        antes = [lv.ante] * len(players)
+    else:
+        antes = [lv.ante if kind == "big_blind" and x == bb else 0 for x in players]
+    blind_seats = (h.sb, bb, h.straddler)
+    posted = h.posted
     return {
         "hand": h.number,
         "button": h.button,
-        "players": list(h.players),
-        "bb_seat": h.bb,
-        "starting_stacks": [h.start[x] for x in h.players],
+        "players": list(players),
+        "bb_seat": bb,
+        "starting_stacks": [h.start[x] for x in players],
         "antes": antes,
-        "blinds": [_nominal_blind(h, lv, x) for x in h.players],
-        "posts": [h.posted[x] if x not in (h.sb, h.bb, h.straddler) else 0 for x in h.players],
+        "blinds": [_nominal_blind(h, lv, x) for x in players],
+        "posts": [posted[x] if x not in blind_seats else 0 for x in players],
         "min_bet": lv.big_blind,
         "small_bet": lv.big_blind,
         "holes": [list(h.holes[x]) for x in h.players],
@@ -932,7 +1022,7 @@ def after_hand_show(s: State, h: Hand, seat: int, kind: str, events: list[Event]
 def _cash_out(s: State, seat: int, events: list[Event]) -> None:
     stack = s.stacks[seat] + s.add[seat]
     s.ledger = [*s.ledger, {"seat": seat, "buy_in": s.bought[seat], "cash_out": stack}]
-    events.append(Event("left", {"seat": seat, "cash_out": stack}))
+    events.append(_event("left", {"seat": seat, "cash_out": stack}))
     s.occupied[seat] = False
     s.status[seat] = "empty"
     s.stacks[seat] = 0
@@ -950,7 +1040,7 @@ def _finish_table(s: State, events: list[Event]) -> None:
         for seat in range(len(s.stacks)):
             if s.occupied[seat]:
                 _cash_out(s, seat, events)
-        events.append(Event("table_closed", {"ledger": list(s.ledger)}))
+        events.append(_event("table_closed", {"ledger": list(s.ledger)}))
     else:
         alive = sorted(
             (x for x in range(len(s.stacks)) if s.occupied[x] and s.stacks[x] > 0), key=lambda x: -s.stacks[x]
@@ -959,7 +1049,7 @@ def _finish_table(s: State, events: list[Event]) -> None:
             s.places = [*s.places, [seat]]
         if alive:
             s.places = [*s.places, [alive[0]]]
-        events.append(Event("tournament_over", {"winner": alive[0] if alive else None}))
+        events.append(_event("tournament_over", {"winner": alive[0] if alive else None}))
 
 
 def in_live_hand(s: State, seat: int) -> bool:
@@ -992,7 +1082,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
     if kind == "close_table":
         _check_keys(action, ())
         s.closing = True
-        events.append(Event("closing", {"seat": seat}))
+        events.append(_event("closing", {"seat": seat}))
         if s.hand is None or s.hand.phase in ("over", "show"):
             _finish_table(s, events)
         return
@@ -1009,7 +1099,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 "You are already sitting out." if already else "You are not sitting out.",
             )
         s.status[seat] = "away" if kind == "sit_out" else "playing"
-        events.append(Event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
+        events.append(_event("sitting_out" if kind == "sit_out" else "sitting_in", {"seat": seat}))
         return
     if not cash:
         raise IllegalAction("not_cash", "Tournament seats change only by elimination.")
@@ -1033,7 +1123,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
         s.bought[seat] = buy_in
         s.status[seat] = "waiting"
         s.posting[seat] = post
-        events.append(Event("joined", {"seat": seat, "buy_in": buy_in, "post": post}))
+        events.append(_event("joined", {"seat": seat, "buy_in": buy_in, "post": post}))
     else:
         if not (0 <= seat < len(s.stacks)) or not s.occupied[seat]:
             raise IllegalAction("not_seated", "You have no seat at this table.")
@@ -1041,7 +1131,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
             _check_keys(action, ())
             if in_live_hand(s, seat):
                 s.leaving[seat] = True  # H22: leave at any time; the hand in play is finished first
-                events.append(Event("leaving", {"seat": seat}))
+                events.append(_event("leaving", {"seat": seat}))
             else:
                 _cash_out(s, seat, events)
                 h = s.hand
@@ -1057,7 +1147,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 s.sit_out[seat] = True
             else:
                 s.status[seat] = "out"
-            events.append(Event("sitting_out", {"seat": seat}))
+            events.append(_event("sitting_out", {"seat": seat}))
         elif kind == "sit_in":
             _check_keys(action, ("post",))
             post = action.get("post", False)
@@ -1071,7 +1161,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 # H9: back from sitting out, wait for the big blind or post one.
                 s.status[seat] = "waiting"
                 s.posting[seat] = post
-            events.append(Event("sitting_in", {"seat": seat, "post": post}))
+            events.append(_event("sitting_in", {"seat": seat, "post": post}))
         else:  # rebuy or top_up
             _check_keys(action, ("amount", "min", "max"))
             if not sheet.rebuy:
@@ -1089,7 +1179,7 @@ def apply_table(s: State, seat: int, action: Mapping[str, Any], events: list[Eve
                 s.add[seat] += amount  # H21: chips bought during a hand play from the next one
             else:
                 s.stacks[seat] += amount
-            events.append(Event("rebuy", {"seat": seat, "amount": amount}))
+            events.append(_event("rebuy", {"seat": seat, "amount": amount}))
     if s.hand is None:
         begin_hand(s, events)
 

@@ -99,7 +99,11 @@ def hand_name(cards: Sequence[str]) -> str:
     The category comes from the evaluator; the ranks that name it are read off the cards. Equal
     ranks are equal hands (the same kind and the same five ranks), so names are kept by rank.
     """
-    rank = strength(cards)
+    return name_of(strength(cards), cards)
+
+
+def name_of(rank: int, cards: Sequence[str]) -> str:
+    """``hand_name(cards)`` when ``rank`` is already known to be ``strength(cards)``."""
     name = _NAMES.get(rank)
     if name is None:
         name = _NAMES[rank] = _name(category(rank), cards)

@@ -39,6 +39,8 @@ from app.games.holdem.view import table_view
 Action = dict[str, Any]
 
 ALL_ACTIONS = frozenset((*HAND_ACTIONS, *TABLE_ACTIONS))
+_TABLE = frozenset(TABLE_ACTIONS)
+_BETTING = frozenset(BETTING_ACTIONS)
 PHASE_OF = {
     **dict.fromkeys(BETTING_ACTIONS, "bet"),
     "straddle": "straddle",
@@ -94,7 +96,7 @@ class Holdem(Game[State, HoldemSheet]):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         h = state.hand
-        if state.over or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        if state.over or not isinstance(seat, int) or not 0 <= seat < len(state.occupied):
             return []
         if h is None:
             return self._waiting_actions(state, seat)
@@ -166,10 +168,10 @@ class Holdem(Game[State, HoldemSheet]):
         kind = action.get("type") if isinstance(action, dict) else None
         if kind not in ALL_ACTIONS:
             kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.occupied):
             raise IllegalAction("bad_seat", f"Seats are numbered 0 to {state.seats - 1}.")
         events: list[Event] = []
-        if kind in TABLE_ACTIONS:
+        if kind in _TABLE:
             s = state.clone()
             apply_table(s, seat, action, events)
             return s, events
@@ -178,11 +180,13 @@ class Holdem(Game[State, HoldemSheet]):
         h0 = state.hand
         if h0 is None or h0.phase == "over":
             raise IllegalAction("no_hand", "No hand is being played.")
-        self._check_turn(h0, seat, kind)
+        betting = kind in _BETTING
+        if not (betting and h0.phase == "bet" and seat == h0.actor):  # else the turn is right
+            self._check_turn(h0, seat, kind)
         s = state.clone()
         h = s.hand
         assert h is not None
-        if kind in BETTING_ACTIONS:
+        if betting:
             apply_bet(s, h, seat, action, events, engine.betting_options(state, h0, seat))
         elif kind in ("straddle", "no_straddle"):
             engine._check_keys(action, ("amount",))
@@ -197,14 +201,14 @@ class Holdem(Game[State, HoldemSheet]):
                 h.full_level = amount
                 h.bet_count = 2
             else:
-                events.append(Event("no_straddle", {"seat": seat}))
+                events.append(engine._event("no_straddle", {"seat": seat}))
             engine._deal_holes(s, h, events)
             engine._open_round(s, h, events)
         elif kind in ("run_twice", "run_once"):
             engine._check_keys(action, ())
             h.votes = list(h.votes)
             h.votes[seat] = 1 if kind == "run_twice" else 0
-            events.append(Event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
+            events.append(engine._event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
             if all(v != -1 for v in h.votes):
                 live = [x for x in h.players if not h.folded[x]]
                 engine._run_out(s, h, events, twice=all(h.votes[x] == 1 for x in live))

@@ -52,8 +52,9 @@ class Hand:
     actions: list[str]  # the hand in PHH action notation, holes by seat ("d dh s3 AhKd")
 
     def clone(self) -> Hand:
-        """A copy for a move. The deck, players, holes, boards, burns, shown, mucked, votes, order
-        and awards are shared: the engine replaces those lists and never changes them in place."""
+        """A copy for a move. The deck, players, holes, boards, burns, folded, posted, shown,
+        mucked, votes, order and awards are shared: the engine replaces those lists and never
+        changes them in place."""
         return Hand(
             self.number,
             self.deck,
@@ -71,10 +72,10 @@ class Hand:
             self.burns,
             self.street,
             self.phase,
-            list(self.folded),
+            self.folded,
             list(self.bets),
             list(self.committed),
-            list(self.posted),
+            self.posted,
             self.antes,
             self.current,
             self.min_inc,

@@ -41,3 +41,7 @@ def test_the_hand_shuffle_is_the_seeded_random_shuffle() -> None:
         assert shuffle(f"seed-{n}", f"hand-{n}", deck()) == SeededRandom(f"seed-{n}", f"hand-{n}").shuffle(
             deck()
         )
+    # Decks that draw past the first three blocks take the general loop: the same shuffle.
+    for size in (100, 256):
+        items = list(range(size))
+        assert shuffle("seed", "long", items) == SeededRandom("seed", "long").shuffle(items)

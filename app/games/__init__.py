@@ -11,7 +11,7 @@ from typing import Any
 from app.games.base import Game
 
 # The one place that names the games; each module registers its Game object on import.
-GAME_MODULES: tuple[str, ...] = ("app.games.palace",)
+GAME_MODULES: tuple[str, ...] = ("app.games.holdem", "app.games.palace", "app.games.thousand",)
 
 GAMES: dict[str, Game[Any, Any]] = {}
 

@@ -164,7 +164,8 @@ class Game(ABC, Generic[StateT, SheetT]):
         base: dict[str, Any] = {}
         if preset is not None:
             if preset not in self.presets:
-                raise InvalidSheet(None, f"Unknown preset {preset!r}; choose one of {', '.join(self.presets)}.")
+                choices = ", ".join(self.presets)
+                raise InvalidSheet(None, f"Unknown preset {preset!r}; choose one of {choices}.")
             base = self.presets[preset].model_dump()
         if data is not None and not isinstance(data, Mapping):
             raise InvalidSheet(None, "A rule sheet is a JSON object of options.")
@@ -202,6 +203,12 @@ class Game(ABC, Generic[StateT, SheetT]):
     @abstractmethod
     def legal_actions(self, state: StateT, seat: int) -> list[Action]:
         """Every move ``seat`` may make now (empty when it may not act)."""
+
+    def table_actions(self, state: StateT, seat: int) -> list[Action]:
+        """Moves open to ``seat`` at any time, outside the turn order (joining, leaving, sitting out,
+        topping up at a table game). They are not in ``legal_actions`` and do not make a seat one
+        that the table waits for; ``apply`` accepts them whenever they are listed here."""
+        return []
 
     @abstractmethod
     def apply(self, state: StateT, seat: int, action: Mapping[str, Any]) -> tuple[StateT, list[Event]]:

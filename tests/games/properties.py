@@ -10,7 +10,7 @@ checks at every step:
 - ``apply`` never changes its input, and a state survives a JSON round trip exactly;
 - an action outside ``legal_actions`` raises ``IllegalAction`` and changes nothing;
 - ``timeout_action`` (when given) is a legal action;
-- cards are conserved;
+- cards are conserved (and chips, for games that supply ``chips``);
 - no view and no event a seat may see holds a card that seat may not see;
 - replaying the log from the seed reaches the same state.
 
@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import pytest
 
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import is_card
@@ -59,6 +61,12 @@ class PropertyCase:
     # Actions a random player should avoid while others exist (e.g. voluntary pick-ups that make
     # games very long); they stay legal and are still chosen sometimes.
     discourage: Callable[[dict[str, Any]], bool] | None = None
+    # For games whose legal actions describe a range (e.g. {"type": "raise", "min": 6, "max": 200}):
+    # turns the chosen description into a concrete move ({"type": "raise", "to": 17}).
+    concrete: Callable[[dict[str, Any], random.Random], dict[str, Any]] | None = None
+    # For games with chips: a quantity no move may change (e.g. chips at the table minus chips
+    # bought in plus chips cashed out).
+    chips: Callable[[Any], int] | None = None
 
 
 @dataclass
@@ -99,7 +107,9 @@ def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event
         assert not leaked, f"events to seat {seat} show {sorted(leaked)} it may not see"
 
 
-def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep: bool = True) -> PlayoutResult:
+def play_random_game(
+    case: PropertyCase, seed: str, rng: random.Random, *, deep: bool = True
+) -> PlayoutResult:
     """Play one seeded random game to its end, checking every property on the way.
 
     ``deep=False`` skips the per-step probes (illegal actions, round trip, views) for speed and
@@ -108,8 +118,9 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
     game = case.game
     state = game.new(case.sheet, case.players, seed=seed)
     cards = case.all_cards(state)
+    chips = case.chips(state) if case.chips is not None else None
     log: list[tuple[int, dict[str, Any]]] = []
-    for move in range(case.max_moves):
+    for _ in range(case.max_moves):
         if game.outcome(state) is not None:
             break
         seats = game.to_act(state)
@@ -131,12 +142,13 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
                 else:
                     raise AssertionError(f"illegal action {probe} was accepted")
                 assert _dump(game, state) == before, f"a refused action {probe} changed the state"
+            # A seat that may not act now is refused, even with a move that is legal for another.
             for other in range(case.players):
-                if other not in seats and legal:
-                    try:
-                        game.apply(state, other, legal[0])
-                    except IllegalAction:
-                        pass
+                open_types = {a["type"] for a in game.table_actions(state, other)}
+                if other not in seats and legal and legal[0]["type"] not in open_types:
+                    probe = case.concrete(legal[0], rng) if case.concrete else legal[0]
+                    with pytest.raises(IllegalAction):
+                        game.apply(state, other, probe)
             assert _dump(game, state) == before
             timeout = game.timeout_action(state, seat)
             if timeout is not None:
@@ -147,6 +159,8 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
             if preferred and rng.random() < 0.95:
                 choices = preferred
         action = rng.choice(choices)
+        if case.concrete is not None:
+            action = case.concrete(action, rng)
         after, events = game.apply(state, seat, action)
         assert _dump(game, state) == before, "apply changed its input"
         if deep:
@@ -154,6 +168,8 @@ def play_random_game(case: PropertyCase, seed: str, rng: random.Random, *, deep:
         state = after
         log.append((seat, action))
         assert case.all_cards(state) == cards, "cards were not conserved"
+        if case.chips is not None:
+            assert case.chips(state) == chips, "chips were not conserved"
     else:
         raise AssertionError(f"the game did not end within {case.max_moves} moves")
     if deep:

@@ -1,0 +1,15 @@
+"""Texas Hold'em: cash tables and tournaments; no limit, pot limit and fixed limit (rules H1–H24).
+
+``HOLDEM`` is the registered ``Game`` object (name ``"holdem"``); see ``game.py`` for the moves,
+``engine.py`` for the dealing order and the table, ``rules.py`` for the sheet and its presets.
+"""
+
+from __future__ import annotations
+
+from app.games import register
+from app.games.holdem.game import HOLDEM, Holdem
+from app.games.holdem.rules import PRESETS, RuleSheet
+
+register(HOLDEM)
+
+__all__ = ["HOLDEM", "PRESETS", "Holdem", "RuleSheet"]

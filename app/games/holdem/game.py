@@ -1,0 +1,290 @@
+"""The hold'em ``Game`` object: the contract's surface over the engine.
+
+Moves of a hand (``legal_actions`` lists them for the seat to act): ``fold``, ``check``,
+``call``, ``bet``/``raise`` with ``to`` (the total this round), ``all_in``; ``straddle`` or
+``no_straddle`` (UTG, before the deal, H7); ``run_twice`` or ``run_once``; ``show`` or ``muck``
+(at an asked showdown, and after the hand when the sheet lets players show).
+
+Table actions (always open to a seat; the room server applies them with the acting seat's
+index and decides who may send which): ``join`` {"seat", "buy_in", "post"}, ``leave``,
+``sit_out``, ``sit_in`` {"post"}, ``rebuy``/``top_up`` {"amount"}, ``close_table`` (the room
+server sends it from the host's seat; the hand in play is finished first) and ``clock``
+{"now": seconds} (the room server's clock for blind levels by minutes; the engine reads no clock).
+While no hand can be dealt, ``legal_actions`` lists what would let the table go on (a busted
+player's ``rebuy`` with its range, ``sit_in``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from app.games.base import Event, Game, IllegalAction, Outcome, require_type
+from app.games.cards import new_seed
+from app.games.holdem import engine, phh
+from app.games.holdem.engine import (
+    BETTING_ACTIONS,
+    HAND_ACTIONS,
+    TABLE_ACTIONS,
+    apply_bet,
+    apply_table,
+    current_level,
+    legal_bets,
+)
+from app.games.holdem.rules import PRESETS
+from app.games.holdem.rules import RuleSheet as HoldemSheet
+from app.games.holdem.state import Hand, State, dump_state, load_state
+from app.games.holdem.view import table_view
+
+Action = dict[str, Any]
+
+ALL_ACTIONS = frozenset((*HAND_ACTIONS, *TABLE_ACTIONS))
+PHASE_OF = {
+    **dict.fromkeys(BETTING_ACTIONS, "bet"),
+    "straddle": "straddle",
+    "no_straddle": "straddle",
+    "run_twice": "run_twice",
+    "run_once": "run_twice",
+}
+
+
+class Holdem(Game[State, HoldemSheet]):
+    name: ClassVar[str] = "holdem"
+    titles: ClassVar[Mapping[str, str]] = {
+        "en": "Texas Hold'em",
+        "et": "Texas Hold'em",
+        "fi": "Texas Hold'em",
+    }
+    RuleSheet = HoldemSheet
+    presets = PRESETS
+
+    def check_sheet(self, sheet: HoldemSheet) -> None:
+        sheet.check()
+
+    def new(
+        self,
+        sheet: HoldemSheet,
+        players: int,
+        *,
+        seed: str | None = None,
+        deck: Sequence[str] | None = None,
+        decks: Sequence[Sequence[str]] | None = None,
+        button: int | None = None,
+        stacks: Sequence[int] | None = None,
+    ) -> State:
+        """A table with seats ``0 .. players-1`` taken, its first hand dealt.
+
+        ``deck`` fixes the first hand's deck; ``decks`` fixes several hands in order; ``button``
+        puts the first button on a seat instead of the high-card draw (H4); ``stacks`` gives
+        the players' starting stacks instead of the sheet's (tests, and tournament restarts).
+        """
+        sheet.check()
+        fixed = [list(deck)] if deck is not None else [list(d) for d in (decks or [])]
+        state, _ = engine.new_table(
+            sheet,
+            players,
+            seed if seed is not None else new_seed(),
+            fixed,
+            button,
+            list(stacks) if stacks is not None else None,
+        )
+        return state
+
+    # -- moves -------------------------------------------------------------------------------------
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        h = state.hand
+        if state.over or not isinstance(seat, int) or not 0 <= seat < state.seats:
+            return []
+        if h is None:
+            return self._waiting_actions(state, seat)
+        if h.phase == "bet":
+            return legal_bets(state, h, seat) if seat == h.actor else []
+        if h.phase == "straddle":
+            if seat != h.actor:
+                return []
+            return [
+                {"type": "straddle", "amount": 2 * current_level(state).big_blind},
+                {"type": "no_straddle"},
+            ]
+        if h.phase == "run_twice":
+            return [{"type": "run_twice"}, {"type": "run_once"}] if h.votes[seat] == -1 else []
+        if h.phase == "showdown":
+            if seat != h.actor:
+                return []
+            return [{"type": "show"}] + ([] if engine.must_show(h, seat) else [{"type": "muck"}])
+        if h.phase == "show":
+            return [{"type": "show"}, {"type": "muck"}] if seat in h.order else []
+        return []
+
+    def _waiting_actions(self, state: State, seat: int) -> list[Action]:
+        """While no hand can be dealt: what would let the table go on (rebuy, sit in)."""
+        if not state.occupied[seat]:
+            return []
+        out: list[Action] = []
+        if state.status[seat] == "out":
+            out.append({"type": "sit_in"})
+        if state.sheet.format == "cash" and state.sheet.rebuy and state.stacks[seat] == 0:
+            low, high = engine.rebuy_range(state, seat)
+            if high > 0:
+                out.append({"type": "rebuy", "min": low, "max": high})
+        return out
+
+    def to_act(self, state: State) -> list[int]:
+        h = state.hand
+        if state.over:
+            return []
+        if h is None:
+            return [x for x in range(state.seats) if self._waiting_actions(state, x)]
+        if h.phase in ("bet", "straddle", "showdown"):
+            return [h.actor] if h.actor >= 0 else []
+        if h.phase == "run_twice":
+            return [x for x in range(state.seats) if h.votes[x] == -1]
+        if h.phase == "show":
+            return list(h.order)
+        return []
+
+    def timeout_action(self, state: State, seat: int) -> Action | None:
+        h = state.hand
+        legal = self.legal_actions(state, seat)
+        if h is None or not legal:
+            return None
+        if h.phase == "bet":
+            return {"type": "check"} if {"type": "check"} in legal else {"type": "fold"}
+        if h.phase == "straddle":
+            return {"type": "no_straddle"}
+        if h.phase == "run_twice":
+            return {"type": "run_once"}
+        if h.phase == "showdown":
+            # Cards speak (H19): a hand that can still win is tabled for the absent player.
+            if engine.must_show(h, seat) or engine._could_win(h, seat):
+                return {"type": "show"}
+            return {"type": "muck"}
+        return {"type": "muck"}
+
+    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in ALL_ACTIONS:
+            kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+            raise IllegalAction("bad_seat", f"Seats are numbered 0 to {state.seats - 1}.")
+        events: list[Event] = []
+        if kind in TABLE_ACTIONS:
+            s = state.clone()
+            apply_table(s, seat, action, events)
+            return s, events
+        if state.over:
+            raise IllegalAction("table_closed", "The table is closed.")
+        h0 = state.hand
+        if h0 is None or h0.phase == "over":
+            raise IllegalAction("no_hand", "No hand is being played.")
+        self._check_turn(h0, seat, kind)
+        s = state.clone()
+        h = s.hand
+        assert h is not None
+        if kind in BETTING_ACTIONS:
+            apply_bet(s, h, seat, action, events, engine.betting_options(state, h0, seat))
+        elif kind in ("straddle", "no_straddle"):
+            engine._check_keys(action, ("amount",))
+            amount = 2 * current_level(s).big_blind
+            if kind == "straddle":
+                if "amount" in action and engine._amount(action, "amount") != amount:
+                    raise IllegalAction("bad_amount", f"The straddle is {amount}.")
+                engine._post(s, h, seat, amount, "straddle", events)
+                h.straddler = seat
+                h.current = amount
+                h.min_inc = amount  # the straddle acts as the big blind: the next raise is at least to 2 × it
+                h.full_level = amount
+                h.bet_count = 2
+            else:
+                events.append(Event("no_straddle", {"seat": seat}))
+            engine._deal_holes(s, h, events)
+            engine._open_round(s, h, events)
+        elif kind in ("run_twice", "run_once"):
+            engine._check_keys(action, ())
+            h.votes = list(h.votes)
+            h.votes[seat] = 1 if kind == "run_twice" else 0
+            events.append(Event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
+            if all(v != -1 for v in h.votes):
+                live = [x for x in h.players if not h.folded[x]]
+                engine._run_out(s, h, events, twice=all(h.votes[x] == 1 for x in live))
+        elif h.phase == "showdown":
+            engine._check_keys(action, ())
+            engine.decide_showdown(s, h, seat, kind, events)
+        else:
+            engine._check_keys(action, ())
+            engine.after_hand_show(s, h, seat, kind, events)
+        return s, events
+
+    def _check_turn(self, h: Hand, seat: int, kind: str) -> None:
+        phase_of = PHASE_OF
+        if kind in ("show", "muck"):
+            if h.phase == "showdown" and seat == h.actor:
+                return
+            if h.phase == "show" and seat in h.order:
+                return
+            raise IllegalAction("not_your_turn", "You may not show or muck now.")
+        if phase_of[kind] != h.phase:
+            raise IllegalAction("wrong_phase", f"That move is not open now (the hand is at {h.phase}).")
+        if h.phase == "run_twice":
+            if h.votes[seat] != -1:
+                raise IllegalAction("not_your_turn", "You have no run-it-twice choice to make.")
+        elif seat != h.actor:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+
+    # -- what leaves the server -------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return table_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        if state.sheet.format == "cash":
+            net: dict[int, int] = {}
+            for entry in state.ledger:
+                net[entry["seat"]] = net.get(entry["seat"], 0) + entry["cash_out"] - entry["buy_in"]
+            groups: dict[int, list[int]] = {}
+            for s, v in net.items():
+                groups.setdefault(v, []).append(s)
+            placings = tuple(tuple(sorted(groups[v])) for v in sorted(groups, reverse=True))
+            return Outcome(placings=placings, scores=net, reason="table_closed")
+        placings = tuple(tuple(sorted(g)) for g in reversed(state.places))
+        scores = {x: state.stacks[x] for x in range(state.seats) if state.occupied[x]}
+        return Outcome(placings=placings, scores=scores, reason="closed" if state.closing else "finished")
+
+    def hand_history(self, state: State, hand: int, seat: int | None, *, everything: bool = False) -> str:
+        """A finished hand in PHH as ``seat`` may see it (see ``phh.export``)."""
+        return phh.export(state, hand, seat, everything=everything)
+
+    def hands(self, state: State) -> list[int]:
+        """The numbers of the finished hands that ``hand_history`` can export."""
+        return [rec["hand"] for rec in state.history]
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
+
+    def seat_count(self, state: State) -> int:
+        return state.seats
+
+    def replay(
+        self,
+        sheet: HoldemSheet,
+        players: int,
+        seed: str | None,
+        log: Any,
+        *,
+        deck: Sequence[str] | None = None,
+        decks: Sequence[Sequence[str]] | None = None,
+        button: int | None = None,
+    ) -> State:
+        state = self.new(sheet, players, seed=seed, deck=deck, decks=decks, button=button)
+        for seat, action in log:
+            state, _ = self.apply(state, seat, action)
+        return state
+
+
+HOLDEM = Holdem()

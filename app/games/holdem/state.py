@@ -1,0 +1,200 @@
+"""The hold'em state: plain data that turns into JSON and back exactly.
+
+A ``State`` is a whole table (seats, stacks, the ledger or the places, the blind level) with at
+most one ``Hand`` in play. Per-seat values are lists indexed by seat number. The engine treats a
+state as immutable: ``clone`` copies it before a move changes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from app.games.holdem.rules import RuleSheet
+
+
+@dataclass(slots=True)
+class Hand:
+    number: int
+    deck: list[str]  # the whole shuffled deck of this hand, top first; never shown
+    pos: int  # index of the next card to deal
+    button: int  # seat of the button (a dead button may sit on an empty seat)
+    sb: int  # seat of the small-blind position (its blind may be dead)
+    sb_live: bool
+    bb: int
+    straddler: int  # -1: no straddle
+    players: list[int]  # seats dealt in, clockwise from the first left of the button
+    start: list[int]  # stacks at the start of the hand, per seat
+    holes: list[list[str]]
+    board: list[str]
+    board2: list[str]  # second run when run twice
+    burns: list[str]
+    street: int  # 0 preflop, 1 flop, 2 turn, 3 river
+    phase: str  # straddle | bet | run_twice | showdown | show | over
+    folded: list[bool]
+    bets: list[int]  # this betting round
+    committed: list[int]  # this hand, antes included
+    posted: list[int]  # blinds, straddle and posts of this hand (for the history)
+    antes: list[int]
+    current: int  # the bet to match this round
+    min_inc: int  # the last full bet or raise of this round (H17)
+    full_level: int  # fixed limit: the level after the last full bet or raise
+    bet_count: int  # fixed limit: bets and raises this round, for the cap
+    acted: list[int]  # the bet level when the seat last acted this round; -1: not yet
+    pending: list[bool]  # must still act this round
+    actor: int  # -1: nobody
+    aggressor: int  # last bettor or raiser of this round
+    shown: list[bool]
+    mucked: list[bool]
+    votes: list[int]  # run it twice: -1 undecided, 0 once, 1 twice
+    order: list[int]  # showdown order still to decide, or the seats that may show after the hand
+    awards: list[dict[str, Any]]
+    actions: list[str]  # the hand in PHH action notation, holes by seat ("d dh s3 AhKd")
+
+    def clone(self) -> Hand:
+        """A copy for a move. The deck, players, holes, boards, burns, shown, mucked, votes, order
+        and awards are shared: the engine replaces those lists and never changes them in place."""
+        return Hand(
+            self.number,
+            self.deck,
+            self.pos,
+            self.button,
+            self.sb,
+            self.sb_live,
+            self.bb,
+            self.straddler,
+            self.players,
+            self.start,
+            self.holes,
+            self.board,
+            self.board2,
+            self.burns,
+            self.street,
+            self.phase,
+            list(self.folded),
+            list(self.bets),
+            list(self.committed),
+            list(self.posted),
+            self.antes,
+            self.current,
+            self.min_inc,
+            self.full_level,
+            self.bet_count,
+            list(self.acted),
+            list(self.pending),
+            self.actor,
+            self.aggressor,
+            self.shown,
+            self.mucked,
+            self.votes,
+            self.order,
+            self.awards,
+            list(self.actions),
+        )
+
+
+@dataclass(slots=True)
+class State:
+    sheet: RuleSheet
+    seed: str
+    decks: list[list[str]]  # fixed decks of the first hands (tests and replays)
+    occupied: list[bool]
+    stacks: list[int]
+    status: list[str]  # empty | playing | waiting (for the big blind, H9) | out (sitting out)
+    posting: list[bool]  # a waiting player who posts a big blind to be dealt in at once (H9)
+    add: list[int]  # rebuys bought during a hand, added when it ends (table stakes, H21)
+    leaving: list[bool]
+    sit_out: list[bool]
+    bought: list[int]  # chips bought in by the seat's present player (cash)
+    ledger: list[dict[str, int]]  # closed sittings: seat, buy_in, cash_out
+    places: list[list[int]]  # tournament: seats busted, earliest first
+    hands: int  # hands finished
+    level: int
+    clock_start: float | None
+    clock_level: int
+    last_button: int
+    last_sb: int
+    last_bb: int
+    closing: bool
+    over: bool
+    draw: dict[str, str]  # the high-card draw for the first button (H4), seat -> card
+    hand: Hand | None
+    last: dict[str, Any] | None  # public summary of the previous hand (its shown cards included)
+    history: list[dict[str, Any]]  # finished hands for the PHH export
+
+    def clone(self) -> State:
+        """A copy for a move. The seat lists other than the stacks are shared until ``own``:
+        only moves between hands change them, and those call ``own`` first."""
+        return State(
+            self.sheet,
+            self.seed,
+            self.decks,
+            self.occupied,
+            list(self.stacks),
+            self.status,
+            self.posting,
+            self.add,
+            self.leaving,
+            self.sit_out,
+            self.bought,
+            self.ledger,
+            self.places,
+            self.hands,
+            self.level,
+            self.clock_start,
+            self.clock_level,
+            self.last_button,
+            self.last_sb,
+            self.last_bb,
+            self.closing,
+            self.over,
+            self.draw,
+            self.hand.clone() if self.hand is not None else None,
+            self.last,
+            self.history,
+        )
+
+    def own(self) -> None:
+        """Copy the shared seat lists before changing them (see ``clone``)."""
+        self.occupied = list(self.occupied)
+        self.status = list(self.status)
+        self.posting = list(self.posting)
+        self.add = list(self.add)
+        self.leaving = list(self.leaving)
+        self.sit_out = list(self.sit_out)
+        self.bought = list(self.bought)
+
+    @property
+    def seats(self) -> int:
+        return len(self.occupied)
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for f in fields(State):
+        value = getattr(state, f.name)
+        if f.name == "sheet":
+            value = state.sheet.model_dump(mode="json")
+        elif f.name == "hand":
+            value = None if value is None else {h.name: _copy(getattr(value, h.name)) for h in fields(Hand)}
+        else:
+            value = _copy(value)
+        data[f.name] = value
+    return data
+
+
+def load_state(data: Any) -> State:
+    values = {f.name: _copy(data[f.name]) for f in fields(State)}
+    values["sheet"] = RuleSheet.model_validate(data["sheet"])
+    if values["hand"] is not None:
+        values["hand"] = Hand(**values["hand"])
+    return State(**values)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (lists, dicts, scalars)."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _copy(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,91 @@
+"""What one seat (or a spectator) may see of a hold'em table (H23).
+
+Hole cards go to their owner only, until shown at showdown (or after the hand, when the sheet
+allows); mucked cards never; the deck and the burn cards never. The previous hand's summary
+keeps its tabled cards so a player can see what beat him.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.holdem.engine import STREETS, current_level, pots
+from app.games.holdem.state import State
+
+
+def table_view(state: State, seat: int | None) -> dict[str, Any]:
+    sheet = state.sheet
+    h = state.hand
+    lv = current_level(state)
+    players = []
+    for x in range(state.seats):
+        entry: dict[str, Any] = {
+            "seat": x,
+            "occupied": state.occupied[x],
+            "stack": state.stacks[x],
+            "status": state.status[x],
+            "leaving": state.leaving[x],
+            "sitting_out_next": state.sit_out[x],
+            "pending_chips": state.add[x],
+        }
+        if sheet.format == "cash":
+            entry["bought_in"] = state.bought[x]
+        if h is not None and x in h.players:
+            cards = h.holes[x]
+            visible = bool(cards) and (h.shown[x] or (x == seat and not h.mucked[x]))
+            entry.update(
+                in_hand=True,
+                folded=h.folded[x],
+                bet=h.bets[x],
+                committed=h.committed[x],
+                all_in=not h.folded[x] and state.stacks[x] == 0 and h.phase != "over",
+                has_cards=bool(cards) and not h.folded[x] and not h.mucked[x],
+                cards=list(cards) if visible else None,
+                shown=h.shown[x],
+                mucked=h.mucked[x],
+            )
+        else:
+            entry["in_hand"] = False
+        players.append(entry)
+    view: dict[str, Any] = {
+        "game": "holdem",
+        "seat": seat,
+        "seats": state.seats,
+        "variant": sheet.variant,
+        "format": sheet.format,
+        "level": state.level + 1,
+        "blinds": {
+            "small_blind": lv.small_blind,
+            "big_blind": lv.big_blind,
+            "ante": lv.ante if sheet.ante_type != "none" else 0,
+            "ante_type": sheet.ante_type,
+        },
+        "hands_played": state.hands,
+        "players": players,
+        "over": state.over,
+        "closing": state.closing,
+        "last_hand": state.last,
+    }
+    if sheet.format == "cash":
+        view["ledger"] = list(state.ledger)
+    else:
+        view["places"] = [list(g) for g in state.places]
+    if h is not None:
+        view["hand"] = {
+            "number": h.number,
+            "button": h.button,
+            "small_blind": h.sb if h.sb_live else None,
+            "big_blind": h.bb,
+            "straddle": h.straddler if h.straddler >= 0 else None,
+            "street": STREETS[min(h.street, 3)],
+            "phase": h.phase,
+            "board": list(h.board),
+            "board2": list(h.board2),
+            "actor": h.actor if h.actor >= 0 else None,
+            "current_bet": h.current,
+            "pots": [{"amount": a, "eligible": e} for a, e in pots(h)] if h.phase != "over" else [],
+            "awards": list(h.awards),
+        }
+    else:
+        view["hand"] = None
+    return view

@@ -1,0 +1,13 @@
+"""Thousand (Tuhat), rules T1–T19 of ``RULES.md`` read against the Finnish seed."""
+
+from __future__ import annotations
+
+from app.games import register
+from app.games.thousand.engine import Thousand
+from app.games.thousand.rules import PRESETS, RuleSheet
+from app.games.thousand.state import State
+
+game = Thousand()
+register(game)
+
+__all__ = ["PRESETS", "RuleSheet", "State", "Thousand", "game"]

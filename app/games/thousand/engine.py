@@ -1,0 +1,202 @@
+"""Thousand (Tuhat): the game object [T1–T19].
+
+The flow of a deal: deal (redealing on four nines) → auction (with the "17 or less" redeal and
+the nine lottery before a player's first bid) → the talon turned up and taken → the contract
+raised, cards given or laid aside, or a bomb → tricks → scoring → the next deal, until a player
+reaches the target. The modules ``deal``, ``auction``, ``talon``, ``tricks`` and ``scoring``
+hold the rules; this one routes moves to them and answers the contract's questions.
+
+Every action type, with the phase it belongs to:
+
+- auction: ``bid``, ``pass``, ``look``, ``redeal``, ``lottery``; lottery: ``guess``;
+- talon: ``take_talon``; exchange: ``bid`` (raise), ``give``, ``discard``, ``bomb``;
+- play: ``play``.
+
+Dealing order from the top of the deck (details in ``deal``): 3 cards to each player from the
+dealer's left, 3 face-down to the talon, then 4 to each [T4] (four players: the dealer gets none
+[T13]; two players: 3+3+3+3 and a stock, or 4+4, bank 0, 4+4, bank 1 [T18]). Deal n of a game is
+shuffled by ``SeededRandom(seed, f"deal-{n}")``; a fixed ``deck`` replaces the first shuffle.
+
+The first dealer is drawn by lot from the seed [T2]; with a fixed ``deck`` the last seat deals,
+so seat 0 (on the dealer's left) gets the first packet and opens the auction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome
+from app.games.cards import SeededRandom, new_seed
+from app.games.thousand import auction, talon, tricks
+from app.games.thousand import deal as dealing
+from app.games.thousand.rules import DECK, POINTS, PRESETS, TRICK_RANK, sort_cards
+from app.games.thousand.rules import RuleSheet as Sheet
+from app.games.thousand.state import State
+from app.games.thousand.view import view as view_of
+
+ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
+    "auction": ("bid", "pass", "look", "redeal", "lottery"),
+    "lottery": ("guess",),
+    "talon": ("take_talon",),
+    "exchange": ("bid", "give", "discard", "bomb"),
+    "play": ("play",),
+    "over": (),
+}
+ALL_ACTIONS = tuple(dict.fromkeys(kind for kinds in ACTIONS_BY_PHASE.values() for kind in kinds))
+
+Checker = Callable[[State, int, Mapping[str, Any]], IllegalAction | None]
+MODULE_BY_PHASE: dict[str, Any] = {
+    "auction": auction,
+    "lottery": auction,
+    "talon": talon,
+    "exchange": talon,
+    "play": tricks,
+}
+
+
+def low_key(card: str) -> tuple[int, int, int]:
+    """The "lowest" card for default moves: fewest points, then trick order, then suit."""
+    return (POINTS[card[0]], TRICK_RANK[card[0]], DECK.index(card))
+
+
+class Thousand(Game[State, Sheet]):
+    name = "thousand"
+    titles: ClassVar[Mapping[str, str]] = {"en": "Thousand", "et": "Tuhat", "fi": "Tuhat"}
+    RuleSheet = Sheet
+    presets = PRESETS
+
+    # -- dealing -------------------------------------------------------------------------------
+
+    def new(
+        self,
+        sheet: Sheet,
+        players: int,
+        *,
+        seed: str | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> State:
+        sheet.check_players(players)
+        seed = seed if seed is not None else new_seed()
+        cards: list[str] | None = None
+        if deck is not None:
+            cards = list(deck)
+            if sorted(cards) != sorted(DECK):
+                raise InvalidSheet(None, "A fixed deck must hold the 24 cards 9–A of every suit once.")
+            dealer = players - 1
+        else:
+            dealer = SeededRandom(seed, "first-dealer").below(players)  # [T2] first dealer by lot
+        state = State(sheet=sheet, seed=seed, players=players, dealer=dealer)
+        state.scores = [0] * players
+        state.bombs_used = [0] * players
+        dealing.deal(state, [], cards)
+        return state
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def error(self, state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+        """The one legality check behind both ``legal_actions`` and ``apply``."""
+        if not isinstance(action, dict) and not isinstance(action, Mapping):
+            return IllegalAction("bad_action", "An action is a JSON object with a 'type'.")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in ALL_ACTIONS:
+            expected = ", ".join(ALL_ACTIONS)
+            return IllegalAction("unknown_action", f"Unknown action type; expected one of: {expected}.")
+        if state.phase == "over":
+            return IllegalAction("game_over", "The game is over.")
+        if not isinstance(seat, int) or not 0 <= seat < state.players:
+            return IllegalAction("bad_seat", "No such seat.")
+        if seat not in self.to_act(state):
+            return IllegalAction("not_your_turn", "It is not your turn.")
+        if kind not in ACTIONS_BY_PHASE[state.phase]:
+            return IllegalAction("wrong_phase", f"A '{kind}' is not possible in the {state.phase} phase.")
+        checker: Checker = MODULE_BY_PHASE[state.phase].error
+        return checker(state, seat, action)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.phase == "over" or seat not in self.to_act(state):
+            return []
+        module = MODULE_BY_PHASE[state.phase]
+        candidates: list[Action] = module.candidates(state, seat)
+        return [a for a in candidates if self.error(state, seat, a) is None]
+
+    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        problem = self.error(state, seat, action)
+        if problem is not None:
+            raise problem
+        after = state.copy()
+        events: list[Event] = []
+        MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
+        return after, events
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        if state.phase == "over":
+            return []
+        if state.phase == "lottery":
+            assert state.lottery is not None
+            return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
+        return [state.turn]
+
+    def timeout_action(self, state: State, seat: int) -> Action | None:
+        """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take
+        the talon, give or lay aside the lowest cards, and play the lowest legal card."""
+        if seat not in self.to_act(state):
+            return None
+        phase = state.phase
+        choice: Action
+        if phase == "auction":
+            choice = {"type": "bid", "value": state.sheet.opening_bid} if state.bid == 0 else {"type": "pass"}
+            if self.error(state, seat, choice) is not None:
+                choice = {"type": "look"}
+        elif phase == "lottery":
+            choice = {"type": "guess", "colour": "red"}
+        elif phase == "talon":
+            choice = (
+                {"type": "take_talon", "bank": 0} if state.sheet.banks_variant() else {"type": "take_talon"}
+            )
+        elif phase == "exchange":
+            low = sorted(state.hands[seat], key=low_key)
+            opponents = state.opponents(seat)
+            if talon.keeps_talon(state):
+                choice = {"type": "discard", "cards": sort_cards(low[:3])}
+            elif talon.give_count(state) == 2:
+                choice = {"type": "give", "cards": {str(opponents[0]): sort_cards(low[:2])}}
+            else:
+                choice = {"type": "give", "cards": {str(o): c for o, c in zip(opponents, low, strict=False)}}
+        else:
+            playable = [
+                c for c in state.hands[seat] if self.error(state, seat, {"type": "play", "card": c}) is None
+            ]
+            choice = {"type": "play", "card": min(playable, key=low_key)}
+        return choice
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        data = view_of(state, seat)
+        data["to_act"] = self.to_act(state)
+        if seat is not None and 0 <= seat < state.players:
+            data["legal_actions"] = self.legal_actions(state, seat)
+        outcome = self.outcome(state)
+        data["outcome"] = outcome.to_json() if outcome is not None else None
+        return data
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        distinct = sorted(set(state.scores), reverse=True)
+        placings = tuple(tuple(s for s in range(state.players) if state.scores[s] == v) for v in distinct)
+        return Outcome(placings=placings, scores=dict(enumerate(state.scores)), reason="target_reached")
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return state.to_json()
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return State.from_json(dict(data))
+
+    def seat_count(self, state: State) -> int:
+        return state.players
+
+    def check_sheet(self, sheet: Sheet) -> None:
+        if sheet.opening_bid > sheet.bid_limit_without_marriage:
+            raise InvalidSheet("opening_bid", "The opening bid cannot be above the limit without a marriage.")

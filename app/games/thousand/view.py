@@ -1,0 +1,79 @@
+"""What one seat (or a spectator) may see [T19].
+
+Hands to their owner (once looked at, with blind bidding [T11]); the talon to nobody until turned
+up (a blind contract's talon to the dealer only, a "left 100" talon to nobody [T12]); passed cards
+to giver and receiver; laid-aside cards to the bidder; hands shown for a redeal, played cards,
+declared marriages and the score sheet (bombs marked) to all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.thousand.state import State
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    own = seat is not None and 0 <= seat < state.players
+    sheet = state.sheet
+    hand: list[str] | None = None
+    if own and seat is not None and state.hands and state.looked[seat]:
+        hand = list(state.hands[seat])
+    talon_cards: list[str] | None = list(state.talon_public) if state.talon_public else None
+    if talon_cards is None and own and seat in state.talon_seen:
+        talon_cards = list(state.talon_seen_cards)
+    lottery: dict[str, Any] | None = None
+    if state.lottery is not None:
+        lot = state.lottery
+        lottery = {
+            "organiser": lot["organiser"],
+            "resolved": lot["resolved"],
+            "guessed": sorted(lot["guesses"]),
+        }
+        if lot["resolved"] or seat == lot["organiser"]:
+            lottery["nine"] = lot["nine"]
+        if lot["resolved"]:
+            lottery["guesses"] = dict(lot["guesses"])
+        elif own and str(seat) in lot["guesses"]:
+            lottery["guesses"] = {str(seat): lot["guesses"][str(seat)]}
+    return {
+        "game": "thousand",
+        "seats": state.players,
+        "seat": seat if own else None,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "deal": state.deals_played + 1,
+        "active": state.active(),
+        "hand": hand,
+        "hand_counts": [len(h) for h in state.hands],
+        "looked": list(state.looked),
+        "talon": {"count": len(state.talon), "cards": talon_cards},
+        "banks": [len(bank) for bank in state.banks],
+        "stock": len(state.stock),
+        "auction": {
+            "bid": state.bid,
+            "bidder": state.bidder,
+            "blind": state.bid_blind,
+            "passed": list(state.passed),
+        },
+        "turn": state.turn,
+        "bidder": state.bidder,
+        "contract": state.contract,
+        "blind": state.blind,
+        "trump": state.trump,
+        "trick": [list(play) for play in state.trick],
+        "last_trick": [list(play) for play in state.last_trick],
+        "tricks_taken": [len(cards) // max(1, len(state.active())) for cards in state.taken],
+        "marriages": [list(suits) for suits in state.marriages],
+        "given": [list(g) for g in state.given if own and seat in (g[0], g[1])],
+        "aside": list(state.aside) if own and seat == state.bidder else None,
+        "aside_count": len(state.aside),
+        "shown": [dict(s, cards=list(s["cards"])) for s in state.shown],
+        "lottery": lottery,
+        "scores": list(state.scores),
+        "bombs_used": list(state.bombs_used),
+        "bombs_per_game": sheet.bombs_per_game,
+        "stuck": [state.stuck(s) for s in range(state.players)],
+        "score_sheet": [dict(row) for row in state.rows],
+        "target_score": sheet.target_score,
+    }

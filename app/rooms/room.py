@@ -160,8 +160,8 @@ class Room:
     def free_seats(self) -> list[int]:
         # In the lobby and between games any seat up to the capacity; during a game only the
         # seats of the deal that nobody holds (a kicked player's hand waits for a newcomer).
-        # A table game's state may hold more seats than the deal (Hold'em seats newcomers by its
-        # ``join`` table action): those up to the room's capacity are free too.
+        # A table game's state may hold more seats than the deal (a newcomer sits down there by
+        # the game's own table action, e.g. a buy-in): those up to the room's capacity are free too.
         limit = self.capacity
         if self.status == "playing":
             seats = self.game.seat_count(self.state) if self.state is not None else self.players

@@ -150,10 +150,10 @@ class Holdem(Game[State, HoldemSheet]):
                             "default": sheet.buy_in_default, "post": [False, True]})
             else:
                 out.append({"type": "leave"})
+                if state.status[seat] != "out":
+                    out.append({"type": "sit_out"})
                 if state.sit_out[seat] or state.status[seat] == "out":
                     out.append({"type": "sit_in", "post": [False, True]})
-                else:
-                    out.append({"type": "sit_out"})
                 if sheet.rebuy:
                     low, high = engine.rebuy_range(state, seat)
                     if high > 0:

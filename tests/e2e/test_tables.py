@@ -243,7 +243,8 @@ async def test_sigkill_in_the_middle_of_a_holdem_hand(backend: Backend, snapshot
             state = seated[0].state
             assert state is not None and state["outcome"] is None
             hand = state["view"]["hand"]
-            if hand is not None and hand["phase"] == "bet" and hand["street"] != "preflop" and hand["number"] > 1:
+            later = hand is not None and hand["number"] > 1
+            if later and hand["phase"] == "bet" and hand["street"] != "preflop":
                 break
             await play(seated, everyone, rng, choose_calm, limit=1)
         hand = seated[0].state["view"]["hand"]  # type: ignore[index]

@@ -5,13 +5,12 @@ seats sitting out, and newcomers seated up to the room's capacity while a table 
 from __future__ import annotations
 
 import random
-from pathlib import Path
+import time
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.rooms import room as room_module
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
@@ -92,7 +91,8 @@ async def test_clock_is_applied_by_the_server_when_a_level_is_due(
     await _move(room, subs, rng)
     assert (await queries.log_since(engine, room.id, 2))[0].kind == "move"  # no level due: not logged
     # A minute later the next move is preceded by the clock, which raises the level from the next hand.
-    monkeypatch.setattr(room_module.time, "time", lambda: start + 61.0)
+    # (The room reads the wall clock through time.time; asyncio's own timing is monotonic.)
+    monkeypatch.setattr(time, "time", lambda: start + 61.0)
     before = room.version
     await _move(room, subs, rng)
     later = await queries.log_since(engine, room.id, before)
@@ -125,7 +125,7 @@ async def test_a_tournament_seat_sitting_out_is_answered_at_once(engine: AsyncEn
 
 async def test_newcomers_take_free_table_seats_up_to_the_capacity(engine: AsyncEngine) -> None:
     manager = await _manager(engine)
-    room, subs = await _room(manager, 4, 2, "cash-nl-1-2", seats=6, **CASH)
+    room, _ = await _room(manager, 4, 2, "cash-nl-1-2", seats=6, **CASH)
     assert room.free_seats() == [2, 3]  # the table has 6 seats, the room 4
     joined = [await room.join(name, None) for name in ("Tiit", "Mari")]
     assert [j["seat"] for j in joined] == [2, 3] and room.free_seats() == []

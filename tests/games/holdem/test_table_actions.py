@@ -83,7 +83,8 @@ def _playout(options: dict[str, Any], preset: str, players: int, seed: int) -> i
         legal = HOLDEM.legal_actions(state, mover)
         # Random shoves end tournaments in a hand or two: mostly the smaller moves.
         small = [a for a in legal if a["type"] not in ("all_in", "bet", "raise")]
-        state, _ = HOLDEM.apply(state, mover, concrete(rng.choice(small if small and rng.random() < 0.9 else legal), rng))
+        pick = rng.choice(small if small and rng.random() < 0.9 else legal)
+        state, _ = HOLDEM.apply(state, mover, concrete(pick, rng))
     return checked
 
 

@@ -453,7 +453,9 @@ class Room:
                     return
                 await self._recover(sub, msg_id, error)
                 return
-            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            # The move's own version, as a repeat of this id finds it in the log after a restart
+            # (moves the server made right after it, ``auto``, have later versions).
+            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": entry.version})
             metrics.MOVE_LATENCY.observe(time.perf_counter() - started)
             self.publish_state(entries)
 

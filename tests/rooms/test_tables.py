@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -118,8 +119,19 @@ async def test_a_tournament_seat_sitting_out_is_answered_at_once(engine: AsyncEn
             break
         assert 2 not in room.game.to_act(room.state)  # never waited for
         await _move(room, subs, rng)
-    autos = [e for e in await queries.log_since(engine, room.id, 0) if e.kind == "auto"]
+    entries = await queries.log_since(engine, room.id, 0)
+    autos = [e for e in entries if e.kind == "auto"]
     assert autos and all(e.seat == 2 and e.action["type"] in ("check", "fold") for e in autos)
+    # A move answered by automatic moves is acknowledged with its own version, also when repeated.
+    move = next(e for e, after in pairwise(entries)
+                if e.kind == "move" and after.kind == "auto")
+    assert move.seat is not None and move.msg_id is not None
+    sub = subs[move.seat]
+    first = next(m for m in sub.messages if m["type"] == "ack" and m["id"] == move.msg_id)
+    assert first["version"] == move.version
+    version = room.version
+    await room.act(sub, move.msg_id, {"type": "fold"}, None)
+    assert sub.messages[-1] == first and room.version == version
     await manager.stop()
 
 

@@ -157,6 +157,14 @@ class Game(ABC, Generic[StateT, SheetT]):
     RuleSheet: type[SheetT]
     presets: Mapping[str, SheetT]
 
+    server_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types only the room server makes (e.g. a clock); it never accepts them from a client.
+    ``apply`` takes them for any seat index; the server applies them as seat 0 and logs them with
+    no seat."""
+
+    host_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types the room server accepts only from the host's seat (e.g. closing a table)."""
+
     # -- rule sheets -------------------------------------------------------------------------
 
     def sheet(self, data: Mapping[str, Any] | None = None, *, preset: str | None = None) -> SheetT:
@@ -209,6 +217,19 @@ class Game(ABC, Generic[StateT, SheetT]):
         topping up at a table game). They are not in ``legal_actions`` and do not make a seat one
         that the table waits for; ``apply`` accepts them whenever they are listed here."""
         return []
+
+    def auto_action(self, state: StateT, seat: int) -> Action | None:
+        """The move the room server makes at once for ``seat`` when it is to act, without waiting
+        for the player or a timer (a seat that asked to be skipped, e.g. a tournament player
+        sitting out and being blinded away). ``None`` (the default): wait for the player."""
+        return None
+
+    def clock_action(self, state: StateT, now: float) -> Action | None:
+        """A server action telling the game the time (``now``: Unix seconds), when it would change
+        anything (e.g. start a blind clock, or raise the blind level). The room server asks before
+        every move it applies (players' moves, timeouts) and right after a deal, and applies the
+        answer first; ``None`` (the default): the game reads no clock."""
+        return None
 
     @abstractmethod
     def apply(self, state: StateT, seat: int, action: Mapping[str, Any]) -> tuple[StateT, list[Event]]:

@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 
 REPLY_CACHE = 256
 NAME_MAX = 40
+# Moves the server makes at once for seats that asked to be skipped, at most this many per commit
+# (a table of absent players could otherwise play on without end inside one lock).
+AUTO_MAX = 500
+# Server actions (the game's ``server_actions``) are applied as this seat and logged with none.
+SERVER_SEAT = 0
 
 
 class Subscriber(Protocol):
@@ -124,8 +129,8 @@ class Room:
             if entry.kind == "deal":
                 state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
             else:
-                assert entry.seat is not None, "a move is made by a seat"
-                state, _ = self.game.apply(state, entry.seat, entry.action)
+                seat = SERVER_SEAT if entry.seat is None else entry.seat
+                state, _ = self.game.apply(state, seat, entry.action)
         self.state: Any = state
         self.moves_since_snapshot = len(record.tail)
         for member_id, msg_id, version in reversed(record.recent_msgs):
@@ -155,7 +160,12 @@ class Room:
     def free_seats(self) -> list[int]:
         # In the lobby and between games any seat up to the capacity; during a game only the
         # seats of the deal that nobody holds (a kicked player's hand waits for a newcomer).
-        limit = self.players if self.status == "playing" else self.capacity
+        # A table game's state may hold more seats than the deal (a newcomer sits down there by
+        # the game's own table action, e.g. a buy-in): those up to the room's capacity are free too.
+        limit = self.capacity
+        if self.status == "playing":
+            seats = self.game.seat_count(self.state) if self.state is not None else self.players
+            limit = max(self.players, min(self.capacity, seats))
         taken = self.seated()
         return [s for s in range(limit) if s not in taken]
 
@@ -185,16 +195,27 @@ class Room:
         state = self.state
         if state is None:
             return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
-                    "legal": [], "to_act": [], "deadline": None, "events": events, "outcome": None}
+                    "legal": [], "table": [], "to_act": [], "deadline": None, "events": events,
+                    "outcome": None}
         outcome = self.game.outcome(state)
         to_act = [] if outcome is not None else self.game.to_act(state)
         legal = self.game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+        table = self.table_actions(state, seat) if seat is not None and outcome is None else []
         # ``to_act`` may name seats that could move out of turn, which tells what they hold: each
         # connection learns only about itself. Whom the table waits for is the game's view's business.
         return {"type": "state", "version": self.version, "game_no": self.game_no,
-                "view": self.game.view(state, seat), "legal": legal, "to_act": [seat] if legal else [],
+                "view": self.game.view(state, seat), "legal": legal, "table": table,
+                "to_act": [seat] if legal else [],
                 "deadline": self.deadline, "events": events,
                 "outcome": None if outcome is None else outcome.to_json()}
+
+    def table_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        """The game's table actions this seat may send: never a server action, host actions only
+        from the host's seat."""
+        host = self.host_seat()
+        return [a for a in self.game.table_actions(state, seat)
+                if a.get("type") not in self.game.server_actions
+                and (a.get("type") not in self.game.host_actions or seat == host)]
 
     def welcome_message(self, sub: Subscriber) -> dict[str, Any]:
         member = self.member_of(sub)
@@ -356,6 +377,37 @@ class Room:
             self.publish_state([])
             self.arm_timer()
 
+    def _clock_entries(self, state: Any, version: int, game_no: int) -> tuple[Any, list[LogEntry]]:
+        """The game's clock action if one is due now (logged with no seat), applied to ``state``."""
+        action = self.game.clock_action(state, round(time.time(), 3))
+        if action is None:
+            return state, []
+        try:
+            state, events = self.game.apply(state, SERVER_SEAT, action)
+        except IllegalAction:
+            log.exception("clock action of %s was refused", self.game.name)
+            return state, []
+        return state, [LogEntry(version + 1, game_no, "clock", None, dict(action),
+                                [_event_row(e) for e in events])]
+
+    def _auto_entries(self, state: Any, version: int, game_no: int) -> tuple[Any, list[LogEntry]]:
+        """The moves made at once for seats to act that the game answers itself (``auto_action``)."""
+        entries: list[LogEntry] = []
+        while len(entries) < AUTO_MAX and self.game.outcome(state) is None:
+            found = next(((seat, a) for seat in self.game.to_act(state)
+                          if (a := self.game.auto_action(state, seat)) is not None), None)
+            if found is None:
+                break
+            seat, action = found
+            try:
+                state, events = self.game.apply(state, seat, action)
+            except IllegalAction:
+                log.exception("auto action of %s was refused", self.game.name)
+                break
+            entries.append(LogEntry(version + len(entries) + 1, game_no, "auto", seat, dict(action),
+                                    [_event_row(e) for e in events]))
+        return state, entries
+
     async def act(self, sub: Subscriber, msg_id: str, action: dict[str, Any], version: int | None) -> None:
         started = time.perf_counter()
         async with self.lock:
@@ -371,17 +423,25 @@ class Room:
             if version is not None and version != self.version:
                 message = f"The game is at version {self.version}, not {version}."
                 return self._refuse(sub, msg_id, "stale_version", message)
+            kind = action.get("type")
+            if isinstance(kind, str) and kind in self.game.server_actions:
+                return self._refuse(sub, msg_id, "server_only", "Only the server makes that move.")
+            if isinstance(kind, str) and kind in self.game.host_actions and seat != self.host_seat():
+                return self._refuse(sub, msg_id, "not_host", "Only the host can do that.")
+            ready, before = self._clock_entries(self.state, self.version, self.game_no)
             try:
-                state, events = self.game.apply(self.state, seat, action)
+                state, events = self.game.apply(ready, seat, action)
             except IllegalAction as refused:
                 return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
             except Exception:
                 log.exception("game %s refused an action badly", self.game.name)
                 return self._refuse(sub, msg_id, "bad_action", "That action is malformed.")
-            entry = LogEntry(self.version + 1, self.game_no, "move", seat, action,
+            entry = LogEntry(self.version + len(before) + 1, self.game_no, "move", seat, action,
                              [_event_row(e) for e in events], sub.member_id, msg_id)
+            state, after = self._auto_entries(state, entry.version, self.game_no)
+            entries = [*before, entry, *after]
             try:
-                await self._commit([entry], state)
+                await self._commit(entries, state)
             except Exception as error:
                 # An id too old for the reply cache hits the log's unique index: answer as before.
                 applied = None
@@ -393,9 +453,11 @@ class Room:
                     return
                 await self._recover(sub, msg_id, error)
                 return
-            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": self.version})
+            # The move's own version, as a repeat of this id finds it in the log after a restart
+            # (moves the server made right after it, ``auto``, have later versions).
+            self._answer(sub, msg_id, {"type": "ack", "id": msg_id, "version": entry.version})
             metrics.MOVE_LATENCY.observe(time.perf_counter() - started)
-            self.publish_state([entry])
+            self.publish_state(entries)
 
     async def _announce(self) -> None:
         try:
@@ -451,8 +513,7 @@ class Room:
             if time.time() < self.deadline:
                 self.arm_timer()
                 return
-            state = self.state
-            entries: list[LogEntry] = []
+            state, entries = self._clock_entries(self.state, self.version, self.game_no)
             for seat in list(self.game.to_act(state)):
                 if self.game.outcome(state) is not None or seat not in self.game.to_act(state):
                     continue
@@ -466,8 +527,10 @@ class Room:
                     continue
                 entries.append(LogEntry(self.version + len(entries) + 1, self.game_no, "timeout", seat,
                                         dict(action), [_event_row(e) for e in events]))
-            if not entries:
+            if not any(e.kind == "timeout" for e in entries):
                 return
+            state, autos = self._auto_entries(state, entries[-1].version, self.game_no)
+            entries.extend(autos)
             try:
                 await self._commit(entries, state)
             except Exception as error:
@@ -586,7 +649,10 @@ class Room:
         entry = LogEntry(version, game_no, "deal", None, {"seed": seed, "players": players},
                          [{"type": "deal", "data": {"game_no": game_no, "players": players},
                            "audience": None}])
-        await self._commit([entry], state, snapshot=True, seats=renumber,
+        state, clock = self._clock_entries(state, version, game_no)
+        state, autos = self._auto_entries(state, version + len(clock), game_no)
+        entries = [entry, *clock, *autos]
+        await self._commit(entries, state, snapshot=True, seats=renumber,
                            room_values={"game_no": game_no, "players": players, "deal_version": version})
         moved = {m for m, seat in renumber.items() if self.members[m].seat != seat}
         for member_id, seat in renumber.items():
@@ -594,7 +660,7 @@ class Room:
         for sub in list(self.subscribers):
             if sub.member_id in moved:
                 sub.send(_dumps(self.welcome_message(sub)))
-        return [entry]
+        return entries
 
     async def _host_start(self, args: dict[str, Any]) -> list[LogEntry]:
         if self.status != "lobby":
@@ -672,6 +738,8 @@ class Room:
         for other in list(self.subscribers):
             if other.member_id is not None:
                 other.send(_dumps(self.welcome_message(other)))
+        # The host's table actions (the game's ``host_actions``) move with the role.
+        self.publish_state([])
         return None
 
     def _close_member(self, member_id: int, reason: str) -> None:

@@ -33,8 +33,8 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
         if entry.kind == "deal":
             state = game.new(sheet, entry.action["players"], seed=entry.action["seed"])
         else:
-            assert entry.seat is not None
-            state, _ = game.apply(state, entry.seat, entry.action)
+            # Server actions (a clock) are logged with no seat and applied as seat 0.
+            state, _ = game.apply(state, 0 if entry.seat is None else entry.seat, entry.action)
         states[entry.version] = state
     return states
 

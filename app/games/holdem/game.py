@@ -59,6 +59,9 @@ class Holdem(Game[State, HoldemSheet]):
     }
     RuleSheet = HoldemSheet
     presets = PRESETS
+    # The engine reads no clock: only the room server tells it the time. Closing a table is the host's.
+    server_actions: ClassVar[frozenset[str]] = frozenset({"clock"})
+    host_actions: ClassVar[frozenset[str]] = frozenset({"close_table"})
 
     def check_sheet(self, sheet: HoldemSheet) -> None:
         sheet.check()
@@ -131,6 +134,57 @@ class Holdem(Game[State, HoldemSheet]):
             if high > 0:
                 out.append({"type": "rebuy", "min": low, "max": high})
         return out
+
+    def table_actions(self, state: State, seat: int) -> list[Action]:
+        """The table moves ``apply`` accepts from ``seat`` now, amounts as ranges ("min"/"max").
+
+        ``clock`` and ``close_table`` are listed for every seat, as ``apply`` takes them; the room
+        server keeps the first to itself and the second for the host (``server_actions``,
+        ``host_actions``).
+        """
+        if state.over or isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+            return []
+        sheet = state.sheet
+        out: list[Action] = []
+        if sheet.format == "cash":
+            if not state.occupied[seat]:
+                out.append({"type": "join", "seat": seat, "min": sheet.buy_in_min, "max": sheet.buy_in_max,
+                            "default": sheet.buy_in_default, "post": [False, True]})
+            else:
+                out.append({"type": "leave"})
+                if state.status[seat] != "out":
+                    out.append({"type": "sit_out"})
+                if state.sit_out[seat] or state.status[seat] == "out":
+                    out.append({"type": "sit_in", "post": [False, True]})
+                if sheet.rebuy:
+                    low, high = engine.rebuy_range(state, seat)
+                    if high > 0:
+                        out.append({"type": "rebuy", "min": low, "max": high})
+                        out.append({"type": "top_up", "min": low, "max": high})
+        elif state.occupied[seat]:
+            out.append({"type": "sit_in"} if state.status[seat] == "away" else {"type": "sit_out"})
+        out.append({"type": "close_table"})
+        if sheet.format == "tournament" and sheet.level_by == "minutes":
+            out.append({"type": "clock"})
+        return out
+
+    def auto_action(self, state: State, seat: int) -> Action | None:
+        # H22: a tournament player sitting out stays dealt in and is blinded away: check, else fold.
+        if state.over or state.sheet.format != "tournament" or not 0 <= seat < state.seats:
+            return None
+        if not state.occupied[seat] or state.status[seat] != "away" or seat not in self.to_act(state):
+            return None
+        return self.timeout_action(state, seat)
+
+    def clock_action(self, state: State, now: float) -> Action | None:
+        sheet = state.sheet
+        if state.over or sheet.format != "tournament" or sheet.level_by != "minutes":
+            return None
+        if state.clock_start is not None:
+            level = int((now - state.clock_start) // (sheet.level_length * 60))
+            if level <= state.clock_level:
+                return None  # nothing would change: no need to log the time
+        return {"type": "clock", "now": now}
 
     def to_act(self, state: State) -> list[int]:
         h = state.hand

@@ -184,8 +184,11 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     return rng.choice(legal)
 
 
+Chooser = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
 async def play_moves(players: list[Client], everyone: list[Client], rng: random.Random,
-                     limit: int | None = None, max_moves: int = 5000) -> int:
+                     limit: int | None = None, max_moves: int = 5000, chooser: Chooser = choose) -> int:
     """Random legal moves, one at a time, each waited for at every socket; stops at the outcome."""
     moves = 0
     while limit is None or moves < limit:
@@ -198,7 +201,7 @@ async def play_moves(players: list[Client], everyone: list[Client], rng: random.
         assert movers, f"nobody can move at version {state['version']}"
         mover = rng.choice(movers)
         assert mover.state is not None
-        reply = await mover.act(choose(mover.state["legal"], rng), version=mover.state["version"])
+        reply = await mover.act(chooser(mover.state["legal"], rng), version=mover.state["version"])
         assert reply["type"] == "ack", reply
         for client in everyone:
             await client.wait_version(reply["version"])

@@ -9,7 +9,6 @@ SIGKILL in the middle of a hand. The leak check runs over every message every so
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -18,7 +17,7 @@ import pytest
 from app.store import queries
 from app.store.db import make_engine
 from app.store.queries import LogEntry
-from tests.e2e.client import TIMEOUT, Client, make_room, seat_clients
+from tests.e2e.client import TIMEOUT, Chooser, Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.e2e.leaks import check_no_leaks, states_by_version
 from tests.games.holdem.helpers import concrete
@@ -26,8 +25,6 @@ from tests.games.holdem.helpers import visible_cards as holdem_visible
 from tests.games.thousand.test_properties import discourage
 from tests.games.thousand.test_properties import visible_cards as thousand_visible
 from tests.support import ServerProcess
-
-Chooser = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
 
 CASH = {"max_hands": 8, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40, "straddle": "off"}
 
@@ -56,23 +53,7 @@ def choose_thousand(legal: list[dict[str, Any]], rng: random.Random) -> dict[str
 async def play(players: list[Client], everyone: list[Client], rng: random.Random, choose: Chooser,
                limit: int | None = None, max_moves: int = 4000) -> int:
     """Random legal moves, each waited for at every socket; stops at the outcome (or ``limit``)."""
-    moves = 0
-    while limit is None or moves < limit:
-        state = players[0].state
-        assert state is not None
-        if state["outcome"] is not None:
-            return moves
-        assert moves < max_moves, "the game did not end"
-        movers = [p for p in players if p.state and p.state["legal"]]
-        assert movers, f"nobody can move at version {state['version']}"
-        mover = rng.choice(movers)
-        assert mover.state is not None
-        reply = await mover.act(choose(mover.state["legal"], rng), version=mover.state["version"])
-        assert reply["type"] == "ack", reply
-        for client in everyone:
-            await client.wait_version(reply["version"])
-        moves += 1
-    return moves
+    return await play_moves(players, everyone, rng, limit, max_moves, chooser=choose)
 
 
 async def _log(backend: Backend, room: str) -> list[LogEntry]:

@@ -259,6 +259,14 @@ class Game(ABC, Generic[StateT, SheetT]):
     def load(self, data: Mapping[str, Any]) -> StateT:
         """The state back from ``dump``."""
 
+    def history(self, state: StateT, seat: int | None) -> tuple[str, str] | None:
+        """The finished deals in the game's own exchange format, as ``seat`` may see them.
+
+        Returns ``(file name, text)``, or ``None`` for a game that has no such format. Like a view,
+        it never holds a card that ``seat`` (``None``: a spectator) may not see.
+        """
+        return None
+
     def seat_count(self, state: StateT) -> int:
         """How many seats the state has (a table game may grow it by joins)."""
         return int(self.view(state, None).get("seats", 0))

@@ -277,6 +277,11 @@ class RoomManager:
         message.pop("type")
         return message
 
+    async def history(self, room_id: str, token: str | None) -> tuple[str, str]:
+        """The room's game record as the token's seat (or a spectator, without one) may see it."""
+        room = await self.get(room_id)
+        return room.history(token)
+
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))

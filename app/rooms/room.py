@@ -217,6 +217,19 @@ class Room:
                 if a.get("type") not in self.game.server_actions
                 and (a.get("type") not in self.game.host_actions or seat == host)]
 
+    def history(self, token: str | None) -> tuple[str, str]:
+        """The game's own record of finished deals for a token's seat (``None``: as a spectator)."""
+        seat: int | None = None
+        if token is not None:
+            member = self.by_token.get(hash_token(token))
+            if member is None:
+                raise RoomError("bad_token", "That token holds no seat in this room.", 403)
+            seat = member.seat if member.status == "seated" else None
+        record = self.game.history(self.state, seat) if self.state is not None else None
+        if record is None:
+            raise RoomError("no_history", "This room has no game record to download yet.", 404)
+        return record
+
     def welcome_message(self, sub: Subscriber) -> dict[str, Any]:
         member = self.member_of(sub)
         return {"type": "welcome", "room": self.id, "game": self.game.name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import games
@@ -83,6 +83,20 @@ async def room_info(room_id: str, request: Request) -> dict[str, Any]:
 @router.post("/rooms/{room_id}/join", response_model=Joined, status_code=201)
 async def join_room(room_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
     return await manager(request).join(room_id, body.name, body.seat)
+
+
+@router.get(
+    "/rooms/{room_id}/history",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}, "description": "the record as a file"}},
+)
+async def room_history(room_id: str, request: Request) -> PlainTextResponse:
+    """The finished deals in the game's exchange format (Hold'em: a PHH set), filtered like a view:
+    with ``Authorization: Bearer <seat token>`` as that seat saw them, without it as a spectator."""
+    header = request.headers.get("authorization", "")
+    token = header[len("bearer "):].strip() if header.lower().startswith("bearer ") else None
+    name, text = await manager(request).history(room_id, token or None)
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @ops.get("/healthz")

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.games.cards import is_card
 from app.store import queries
 from app.store.db import make_engine
 from app.store.queries import LogEntry
@@ -22,6 +23,7 @@ from tests.e2e.conftest import Backend
 from tests.e2e.leaks import check_no_leaks, states_by_version
 from tests.games.holdem.helpers import concrete
 from tests.games.holdem.helpers import visible_cards as holdem_visible
+from tests.games.properties import cards_in
 from tests.games.thousand.test_properties import discourage
 from tests.games.thousand.test_properties import visible_cards as thousand_visible
 from tests.support import ServerProcess
@@ -245,3 +247,54 @@ async def test_sigkill_in_the_middle_of_a_holdem_hand(backend: Backend, snapshot
             await client.close()
     finally:
         server.stop()
+
+
+async def test_hand_history_download_holds_only_what_each_seat_saw(
+    backend: Backend, server: ServerProcess
+) -> None:
+    """GET /api/rooms/{room}/history: every finished hand as a PHH set that pokerkit reads, with
+    no card the downloading seat (or a spectator, without a token) was not shown over its socket."""
+    from pokerkit import HandHistory
+
+    rng = random.Random(f"history-{backend.name}")
+    room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2",
+                                   options={**CASH, "max_hands": 4})
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    await _start(seated, everyone)
+
+    def fold_often(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        # Folded hands are never shown, so each export has hole cards its reader must not get.
+        if {"type": "fold"} in legal and rng.random() < 0.5:
+            return {"type": "fold"}
+        return choose_holdem(legal, rng)
+
+    await play(seated, everyone, rng, fold_often)
+    final = seated[0].state
+    assert final is not None and final["outcome"] is not None
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        for client, token in [*zip(seated, tokens, strict=True), (watchers[0], None)]:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            reply = await http.get(f"/api/rooms/{room}/history", headers=headers)
+            assert reply.status_code == 200, reply.text
+            assert "holdem-hands.phhs" in reply.headers["content-disposition"]
+            hands = list(HandHistory.loads_all(reply.text))
+            assert len(hands) == final["view"]["hands_played"] == 4
+            exported = {card for hand in hands for action in hand.actions
+                        for part in action.split() for card in _cards_of(part)}
+            seen = cards_in([r.message for r in client.received])
+            assert exported, "no card at all in the export"
+            assert "????" in reply.text, "every hole card was shown: the check below proves nothing"
+            assert exported <= seen, f"the export shows {sorted(exported - seen)} its reader never saw"
+        wrong = await http.get(f"/api/rooms/{room}/history", headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 403 and wrong.json()["code"] == "bad_token"
+        missing = await http.get("/api/rooms/no-such-room/history")
+        assert missing.status_code == 404 and missing.json()["code"] == "unknown_room"
+    for client in everyone:
+        await client.close()
+
+
+def _cards_of(part: str) -> list[str]:
+    """The cards of a PHH action token ("AsKh", "Jc5h2s"); unknown cards ("????") are none."""
+    pairs = [part[i:i + 2] for i in range(0, len(part), 2)] if len(part) % 2 == 0 else []
+    return [p for p in pairs if is_card(p)] if pairs and all(is_card(p) or p == "??" for p in pairs) else []

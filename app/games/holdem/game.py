@@ -315,6 +315,12 @@ class Holdem(Game[State, HoldemSheet]):
         """A finished hand in PHH as ``seat`` may see it (see ``phh.export``)."""
         return phh.export(state, hand, seat, everything=everything)
 
+    def history(self, state: State, seat: int | None) -> tuple[str, str] | None:
+        """Every finished hand as a PHH set (``[1]``, ``[2]`` … sections), as ``seat`` saw it."""
+        sections = [f"[{n}]\n{self.hand_history(state, hand, seat)}"
+                    for n, hand in enumerate(self.hands(state), start=1)]
+        return "holdem-hands.phhs", "\n\n".join(sections)
+
     def hands(self, state: State) -> list[int]:
         """The numbers of the finished hands that ``hand_history`` can export."""
         return [rec["hand"] for rec in state.history]

@@ -121,8 +121,9 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     path = download.value.path()
     assert path is not None
     history = Path(path).read_text()
-    # The server's PHH export when it offers one, else the page's own log of the hands.
-    assert "wins" in history or "actions = [" in history
+    # The server's PHH export of the finished hand, as the host saw it.
+    assert download.value.suggested_filename == "holdem-hands.phhs"
+    assert history.startswith("[1]\n") and "actions = [" in history
     # After the hand: the busted player buys in again, the other sits out and comes back.
     wait_same_version([host, guest, spectator])
     busted_players = [p for p in (host, guest) if any(a["type"] == "rebuy" for a in legal(p))]

@@ -280,7 +280,7 @@ export function mount(root, ctx) {
           headers: { Authorization: `Bearer ${token}` },
         });
         if (response.ok) {
-          save(await response.blob(), "holdem-hands.phh");
+          save(await response.blob(), "holdem-hands.phhs");
           return;
         }
       } catch {

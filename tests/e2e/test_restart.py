@@ -176,7 +176,8 @@ async def test_time_bank_delays_the_timeout_and_survives_a_restart(backend: Back
         assert 2.5 < state["deadline"] - time.time() <= 3.0
         dealt = state["version"]
         await asyncio.sleep(1.5)  # past the turn timer, within the bank: no timeout yet
-        assert players[a].version == dealt and players[a].state is not None and players[a].state["legal"]
+        waiting = players[a].state
+        assert waiting is not None and waiting["version"] == dealt and waiting["legal"]
         assert (await players[a].act({"type": "call"}))["type"] == "ack"
         called = await players[b].wait_state(lambda s: s["version"] > dealt and bool(s["legal"]))
         left = called["banks"][str(a)]

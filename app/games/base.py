@@ -119,6 +119,14 @@ class RuleSheetBase(BaseModel):
         ge=0,
         le=3600,
     )
+    time_bank_seconds: int = option(
+        0,
+        "Extra seconds per player for the whole game, used when the turn timer runs out.",
+        "Lisasekundid mängijale kogu mänguks, kui käigu taimer saab täis.",
+        "Lisäsekunnit pelaajalle koko peliksi, kun siirtoajastin loppuu.",
+        ge=0,
+        le=3600,
+    )
 
     def min_players(self) -> int:
         return self.MIN_PLAYERS

@@ -3,6 +3,22 @@
 Every change of a room runs under the room's lock in the same order: check, apply the game
 (pure), persist in one transaction with the version check, and only then update memory,
 acknowledge and publish. A refused or failed change leaves memory and database as they were.
+
+The turn timer and the time bank, for any game (the sheet's ``turn_timer_seconds`` and
+``time_bank_seconds``; no timer when the first is 0):
+
+- Each seat starts a game with ``time_bank_seconds`` in its bank (a seat that joins a running
+  game later starts with a full one).
+- When exactly one seat is to act, its deadline is the turn's start + ``turn_timer_seconds`` + its
+  bank left; with several seats to act at once, the turn timer only.
+- When a seat to act moves, the time it used beyond the turn timer is taken from its bank (never
+  below 0). A move by a seat that was not to act (a table action) keeps the turn's start when the
+  same seats are still to act; any other commit starts a new turn.
+- When the deadline passes, every seat still to act gets the game's ``timeout_action``; a lone seat
+  whose bank was in the deadline is left with 0 (seats that shared a deadline keep theirs: it was
+  not offered to them).
+- The deadline, the turn's start and the banks are written on the room row in the same transaction
+  as the move, so a restart finds them as they were.
 """
 
 from __future__ import annotations
@@ -119,6 +135,9 @@ class Room:
         self.deal_version: int = row["deal_version"]
         self.host_member: int | None = row["host_member"]
         self.deadline: float | None = row["deadline"]
+        self.turn_start: float | None = row.get("turn_start")
+        self.banks: dict[int, float] = {int(seat): float(left)
+                                        for seat, left in (row.get("banks") or {}).items()}
         self.members: dict[int, Member] = {
             m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"])
             for m in record.members
@@ -195,8 +214,8 @@ class Room:
         state = self.state
         if state is None:
             return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
-                    "legal": [], "table": [], "to_act": [], "deadline": None, "events": events,
-                    "outcome": None}
+                    "legal": [], "table": [], "to_act": [], "deadline": None, "banks": {},
+                    "events": events, "outcome": None}
         outcome = self.game.outcome(state)
         to_act = [] if outcome is not None else self.game.to_act(state)
         legal = self.game.legal_actions(state, seat) if seat is not None and seat in to_act else []
@@ -206,8 +225,13 @@ class Room:
         return {"type": "state", "version": self.version, "game_no": self.game_no,
                 "view": self.game.view(state, seat), "legal": legal, "table": table,
                 "to_act": [seat] if legal else [],
-                "deadline": self.deadline, "events": events,
+                "deadline": self.deadline, "banks": self.banks_json(self.banks), "events": events,
                 "outcome": None if outcome is None else outcome.to_json()}
+
+    @staticmethod
+    def banks_json(banks: Mapping[int, float]) -> dict[str, float]:
+        """The time banks left, by seat (public: everyone sees everyone's clock)."""
+        return {str(seat): left for seat, left in sorted(banks.items())}
 
     def table_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
         """The game's table actions this seat may send: never a server action, host actions only
@@ -324,13 +348,45 @@ class Room:
 
     # -- the actor ---------------------------------------------------------------------------
 
-    def _deadline_for(self, state: Any) -> float | None:
-        seconds = int(getattr(self.sheet, "turn_timer_seconds", 0) or 0)
-        if seconds <= 0 or state is None or self.game.outcome(state) is not None:
-            return None
-        if not self.game.to_act(state):
-            return None
-        return round(time.time() + seconds, 3)
+    def _bank_of(self, banks: Mapping[int, float], seat: int) -> float:
+        # A seat with no entry (a newcomer at a running table, a room stored before banks) has a full bank.
+        return banks.get(seat, float(self.sheet.time_bank_seconds))
+
+    def _clock_for(self, entries: Sequence[LogEntry], state: Any
+                   ) -> tuple[float | None, float | None, dict[int, float]]:
+        """The turn clock after ``entries`` lead from ``self.state`` to ``state``: the deadline, the
+        turn's start and the banks left (see the module's docstring)."""
+        base = self.sheet.turn_timer_seconds
+        if base <= 0:
+            return None, None, {}
+        now = round(time.time(), 3)
+        fresh = any(e.kind == "deal" for e in entries)
+        if fresh:
+            players = entries[0].action["players"] if entries[0].kind == "deal" else self.players
+            banks = {seat: float(self.sheet.time_bank_seconds) for seat in range(players)}
+            waiting: list[int] = []
+        else:
+            banks = dict(self.banks)
+            waiting = [] if self.state is None else list(self.game.to_act(self.state))
+        movers = {e.seat for e in entries if e.kind == "move" and e.seat in waiting}
+        if self.turn_start is not None and not fresh:
+            over = now - self.turn_start - base
+            for seat in movers:
+                if over > 0:
+                    banks[seat] = round(max(0.0, self._bank_of(banks, seat) - over), 3)
+        timed_out = {e.seat for e in entries if e.kind == "timeout" and e.seat is not None}
+        if len(waiting) == 1 and waiting[0] in timed_out:
+            banks[waiting[0]] = 0.0
+        if state is None or self.game.outcome(state) is not None:
+            return None, None, banks
+        to_act = list(self.game.to_act(state))
+        if not to_act:
+            return None, None, banks
+        keep = (not fresh and self.turn_start is not None and to_act == waiting
+                and not movers and not timed_out)
+        start = self.turn_start if keep and self.turn_start is not None else now
+        extra = self._bank_of(banks, to_act[0]) if len(to_act) == 1 else 0.0
+        return round(start + base + extra, 3), start, banks
 
     async def _commit(
         self,
@@ -348,10 +404,11 @@ class Room:
         """
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
-        deadline = self._deadline_for(state)
+        deadline, turn_start, banks = self._clock_for(entries, state)
         moves = self.moves_since_snapshot + len(entries)
         take_snapshot = snapshot or finished or moves >= self.manager.settings.snapshot_every
-        values = {"status": status, "deadline": deadline, **(room_values or {})}
+        values = {"status": status, "deadline": deadline, "turn_start": turn_start,
+                  "banks": self.banks_json(banks), **(room_values or {})}
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
         await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
         self.state = state
@@ -359,6 +416,8 @@ class Room:
         changed = self.status != status
         self.status = status
         self.deadline = deadline
+        self.turn_start = turn_start
+        self.banks = banks
         for key, value in (room_values or {}).items():
             setattr(self, key, value)
         self.moves_since_snapshot = 0 if take_snapshot else moves

@@ -3,7 +3,8 @@
 - ``sheets``: saved rule sheets, one row per version (a room copies its sheet, so later edits never
   reach it: P24).
 - ``rooms``: one row per room with its locked sheet and the state ``version``; every move updates it
-  with ``WHERE version = expected`` so two writers can never both apply a move at one version.
+  with ``WHERE version = expected`` so two writers can never both apply a move at one version; the
+  turn timer's deadline, turn start and time banks live there too, written with every move.
 - ``members``: the people of a room (seated, pending approval); tokens are stored as SHA-256 hashes.
 - ``log``: the append-only action log; one row per version (deals, moves, timeouts) with the events
   and who may see them. ``(room_id, member_id, msg_id)`` is unique, so a client's message is applied once.
@@ -55,6 +56,10 @@ class RoomRow(Base):
     host_member: Mapped[int | None] = mapped_column(Integer)
     # The turn timer's deadline (Unix seconds) for the seats to act; None without a timer.
     deadline: Mapped[float | None] = mapped_column(Float)
+    # When the current turn started (Unix seconds) and each seat's time bank left ({"0": 12.5}):
+    # the bank extends a lone seat's deadline and shrinks by what it used past the turn timer.
+    turn_start: Mapped[float | None] = mapped_column(Float)
+    banks: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Float,
     Integer,
     String,
@@ -236,14 +237,18 @@ class Commit:
 
     @property
     def simple(self) -> bool:
-        """A plain move: only status and deadline change besides the version."""
-        return bool(self.entries) and self.seats is None and set(self.room_values) == {"status", "deadline"}
+        """A plain move: only the status and the turn's clock change besides the version."""
+        return bool(self.entries) and self.seats is None and set(self.room_values) == CLOCK_FIELDS
+
+
+CLOCK_FIELDS = {"status", "deadline", "turn_start", "banks"}
 
 
 _batch_update = (
     update(rooms)
     .where(rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"))
-    .values(version=bindparam("b_version"), status=bindparam("b_status"), deadline=bindparam("b_deadline"))
+    .values(version=bindparam("b_version"), status=bindparam("b_status"), deadline=bindparam("b_deadline"),
+            turn_start=bindparam("b_turn_start"), banks=bindparam("b_banks"))
 )
 
 
@@ -258,21 +263,25 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
     if simple and conn.dialect.supports_sane_multi_rowcount:
         result = await conn.execute(_batch_update, [
             {"b_id": c.room_id, "b_expected": c.expected, "b_version": c.entries[-1].version,
-             "b_status": c.room_values["status"], "b_deadline": c.room_values["deadline"]} for c in simple])
+             "b_status": c.room_values["status"], "b_deadline": c.room_values["deadline"],
+             "b_turn_start": c.room_values["turn_start"], "b_banks": c.room_values["banks"]} for c in simple])
         if result.rowcount != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
     elif simple:
         # One UPDATE ... FROM (VALUES ...) RETURNING for the whole batch (PostgreSQL).
         batch = values(
             column("b_id", String), column("b_expected", Integer), column("b_version", Integer),
-            column("b_status", String), column("b_deadline", Float), name="batch",
+            column("b_status", String), column("b_deadline", Float), column("b_turn_start", Float),
+            column("b_banks", JSON), name="batch",
         ).data([(c.room_id, c.expected, c.entries[-1].version, c.room_values["status"],
-                 c.room_values["deadline"]) for c in simple])
+                 c.room_values["deadline"], c.room_values["turn_start"], c.room_values["banks"])
+                for c in simple])
         result = await conn.execute(
             update(rooms)
             .where(rooms.c.id == batch.c.b_id, rooms.c.version == batch.c.b_expected)
             .values(version=batch.c.b_version, status=batch.c.b_status,
-                    deadline=cast(batch.c.b_deadline, Float))
+                    deadline=cast(batch.c.b_deadline, Float),
+                    turn_start=cast(batch.c.b_turn_start, Float), banks=cast(batch.c.b_banks, JSON))
             .returning(rooms.c.id))
         if len(result.all()) != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))

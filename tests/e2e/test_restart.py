@@ -158,3 +158,48 @@ async def test_turn_timer_deadline_survives_a_restart(backend: Backend) -> None:
             await client.close()
     finally:
         server.stop()
+
+
+async def test_time_bank_delays_the_timeout_and_survives_a_restart(backend: Backend) -> None:
+    server = backend.server().start()
+    try:
+        options = {"turn_timer_seconds": 1, "time_bank_seconds": 2}
+        room, tokens = await make_room(server.http, 2, game="holdem", preset="cash-nl-1-2", options=options)
+        players, _ = await seat_clients(server.ws, room, tokens, spectators=0)
+        assert (await players[0].host("start"))["type"] == "ack"
+        states = [await p.wait_state(lambda s: s["view"] is not None) for p in players]
+        # Heads-up: one seat acts (the button), so its deadline holds the turn timer and its bank.
+        a = next(i for i, s in enumerate(states) if s["legal"])
+        b = 1 - a
+        state = states[a]
+        assert state["banks"] == {"0": 2.0, "1": 2.0}
+        assert 2.5 < state["deadline"] - time.time() <= 3.0
+        dealt = state["version"]
+        await asyncio.sleep(1.5)  # past the turn timer, within the bank: no timeout yet
+        waiting = players[a].state
+        assert waiting is not None and waiting["version"] == dealt and waiting["legal"]
+        assert (await players[a].act({"type": "call"}))["type"] == "ack"
+        called = await players[b].wait_state(lambda s: s["version"] > dealt and bool(s["legal"]))
+        left = called["banks"][str(a)]
+        assert 0.5 < left < 1.6  # about 0.5 s came from a's bank
+        assert called["banks"][str(b)] == 2.0
+        assert called["deadline"] > time.time() + 2.0  # b's turn: the timer and b's whole bank
+        server.kill()
+        for client in players:
+            await client.wait_closed()
+        server = backend.server().start()
+        await _reconnect(players, server)
+        # The banks were stored with the move: a's is what was left, b's turn ends when it did.
+        again = await players[b].wait_state(lambda s: True)
+        assert again["banks"][str(a)] == left
+        assert again["version"] > called["version"] or again["deadline"] == called["deadline"]
+        # Nobody moves: b's time runs out only once its bank is spent, and then it is empty.
+        out = await players[a].wait_state(lambda s: s["banks"].get(str(b)) == 0.0)
+        assert time.time() >= called["deadline"] - 0.05
+        assert out["banks"][str(a)] == left
+        events = [e for m in players[a].received if m.message["type"] == "state" for e in m.message["events"]]
+        assert any(e["seat"] == b and e["version"] > called["version"] for e in events)
+        for client in players:
+            await client.close()
+    finally:
+        server.stop()

@@ -89,3 +89,22 @@ async def test_snapshots_keep_only_the_latest_and_the_tail_follows_it(engine: As
     assert [e.version for e in record.tail] == [5]
     assert [e.version for e in await queries.log_since(engine, room, 2)] == [3, 4, 5]
 
+
+
+async def test_a_batch_of_plain_moves_stores_the_turn_clock_and_banks(engine: AsyncEngine) -> None:
+    room = await _room(engine)
+    clock = {"status": "playing", "deadline": 1000.5, "turn_start": 990.25, "banks": {"0": 7.5, "1": 0.0}}
+    change = queries.Commit(room, 0, [_entry(1)], clock)
+    assert change.simple  # the group commit's shared UPDATE carries the clock too
+    async with engine.begin() as conn:
+        await queries.append_many(conn, [change])
+    record = await queries.load_room(engine, room)
+    assert record is not None and record.room["version"] == 1
+    assert record.room["deadline"] == 1000.5 and record.room["turn_start"] == 990.25
+    assert record.room["banks"] == {"0": 7.5, "1": 0.0}
+    stale = queries.Commit(room, 0, [_entry(1)], {**clock, "banks": {"0": 1.0}})
+    with pytest.raises(VersionConflict):
+        async with engine.begin() as conn:
+            await queries.append_many(conn, [stale])
+    record = await queries.load_room(engine, room)
+    assert record is not None and record.room["banks"] == {"0": 7.5, "1": 0.0}

@@ -134,14 +134,6 @@ class RuleSheet(RuleSheetBase):
         "Turnaus: jakoja tai minuutteja tasoa kohden.",
         ge=1,
     )
-    time_bank_seconds: int = option(
-        0,
-        "Extra seconds per player for the whole session, used when the decision timer runs out.",
-        "Lisasekundid mängijale kogu sessiooniks, kui otsustamise taimer saab täis.",
-        "Lisäsekunnit pelaajalle koko istunnoksi, kun päätösajastin loppuu.",
-        ge=0,
-        le=3600,
-    )
     run_it_twice: Literal["off", "ask"] = option(
         "off",
         "Run it twice: off, or when all-in with cards to come, the players may agree to deal the rest twice.",

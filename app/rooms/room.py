@@ -783,10 +783,7 @@ class Room:
         member = self._request_arg(args)
         if member is None or member.status != "pending":
             raise RoomError("unknown_request", "There is no such request to join.")
-        await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)
-        member.status, member.seat = "gone", None
-        self._close_member(member.id, "refused")
-        return None
+        await self._remove_member(member, "refused")
 
     async def _host_kick(self, args: dict[str, Any]) -> None:
         seat = self._seat_arg(args)
@@ -795,10 +792,13 @@ class Room:
             raise RoomError("empty_seat", "Nobody sits in that seat.")
         if member.id == self.host_member:
             raise RoomError("kick_self", "The host cannot kick themselves; hand the host role over first.")
+        await self._remove_member(member, "kicked")
+
+    async def _remove_member(self, member: Member, reason: str) -> None:
+        """Take a member out of the room for good (refused or kicked) and close their sockets."""
         await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)
         member.status, member.seat = "gone", None
-        self._close_member(member.id, "kicked")
-        return None
+        self._close_member(member.id, reason)
 
     async def _host_handover(self, args: dict[str, Any]) -> None:
         seat = self._seat_arg(args)

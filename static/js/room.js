@@ -276,12 +276,19 @@ function renderTimer(message) {
     return;
   }
   const acting = waitingFor(message);
+  // A lone seat's deadline includes its time bank (banks are public): show the two apart.
+  const bank = acting.length === 1 && message.banks ? Number(message.banks[String(acting[0])] || 0) : 0;
   const tick = () => {
     const left = Math.max(0, Math.ceil(message.deadline - Date.now() / 1000));
+    const inBank = Math.min(left, Math.floor(bank));
+    const base = left - inBank;
+    const n = base > 0 ? base : left;
     const mine = session.seat !== null && acting.includes(session.seat);
-    let text = t("Time left: {n} s", { n: left });
-    if (mine) text = t("Your time: {n} s", { n: left });
-    else if (acting.length) text = t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n: left });
+    let text = t("Time left: {n} s", { n });
+    if (mine) text = t("Your time: {n} s", { n });
+    else if (acting.length) text = t("Time left for {names}: {n} s", { names: acting.map(seatName).join(", "), n });
+    if (base > 0 && inBank > 0) text += ` ${t("+ time bank {n} s", { n: inBank })}`;
+    else if (inBank > 0) text += ` ${t("(time bank)")}`;
     box.textContent = text;
     box.classList.toggle("urgent", left <= 10);
     if (left <= 0) clearInterval(timerHandle);

@@ -46,7 +46,9 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     host = people()
     guest = people(viewport=PHONE)
     spectator = people()
-    invite = create_room(host, "holdem", seats=2, name="Kati", options={"turn_timer_seconds": "120"})
+    invite = create_room(
+        host, "holdem", seats=2, name="Kati", options={"turn_timer_seconds": "120", "time_bank_seconds": "30"}
+    )
     join(guest, invite, "Mati")
     watch(spectator, invite)
     host.page.click("#host-controls button[data-op=start]")
@@ -66,7 +68,8 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     # The decision timer counts down for the player to act.
     timer = host.page.locator("#timer")
     timer.wait_for(state="visible")
-    assert " s" in timer.inner_text()
+    # The lone actor's deadline includes its time bank, shown apart from the decision time.
+    assert "+ time bank 30 s" in timer.inner_text()
     secret = set(hole_cards(host)) | set(hole_cards(guest))
     assert len(secret) == 4
     shoot(host, artefacts, "holdem-preflop")

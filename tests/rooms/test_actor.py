@@ -4,67 +4,28 @@ two instances on one database (version check, LISTEN/NOTIFY)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.config import Settings
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
 from app.store.db import make_engine, upgrade
+from tests.rooms.helpers import Recorder, dealt_table, started_manager
 from tests.support import fresh_postgres, needs_postgres
 
 
-class Recorder:
-    """A connection as the room sees it: records what it is sent."""
-
-    def __init__(self) -> None:
-        self.member_id: int | None = None
-        self.messages: list[dict[str, Any]] = []
-        self.closed: tuple[int, str] | None = None
-
-    def send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
-
-    def close(self, code: int, reason: str) -> None:
-        self.closed = (code, reason)
-
-    def last(self, kind: str) -> dict[str, Any]:
-        return next(m for m in reversed(self.messages) if m["type"] == kind)
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    eng = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'rooms.sqlite3'}")
-    await upgrade(eng)
-    yield eng
-    await eng.dispose()
-
-
 async def _manager(engine: AsyncEngine, **settings: Any) -> RoomManager:
-    manager = RoomManager(engine, Settings(**settings))
-    await manager.start()
-    return manager
+    return await started_manager(engine, **settings)
 
 
 async def _table(manager: RoomManager, players: int, preset: str = "palace", **options: Any
                  ) -> tuple[Room, list[Recorder]]:
-    made = await manager.create_room("palace", name="Kati", seats=players, preset=preset, options=options)
-    room = await manager.get(made["room"])
-    tokens = [made["token"]] + [(await room.join(f"P{i}", None))["token"] for i in range(1, players)]
-    subs = []
-    for token in tokens:
-        sub = Recorder()
-        await room.attach(sub, token, None)
-        subs.append(sub)
-    await room.host(subs[0], "start", "start", {})
-    assert subs[0].last("ack")["id"] == "start"
+    room, subs, _ = await dealt_table(manager, "palace", preset, players=players, **options)
     return room, subs
 
 

@@ -16,25 +16,17 @@ from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
 from tests.games.holdem.helpers import concrete
-from tests.rooms.test_actor import Recorder, _manager, engine
-
-__all__ = ["engine"]  # the fixture, imported for this module's tests
+from tests.rooms.helpers import Recorder, dealt_table
+from tests.rooms.helpers import started_manager as _manager
 
 CASH = {"max_hands": 30, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40}
 
 
 async def _room(manager: RoomManager, capacity: int, players: int, preset: str, **options: Any
                 ) -> tuple[Room, list[Recorder]]:
-    made = await manager.create_room("holdem", name="Kati", seats=capacity, preset=preset, options=options)
-    room = await manager.get(made["room"])
-    tokens = [made["token"]] + [(await room.join(f"P{i}", None))["token"] for i in range(1, players)]
-    subs = []
-    for token in tokens:
-        sub = Recorder()
-        await room.attach(sub, token, None)
-        subs.append(sub)
-    await room.host(subs[0], "start", "start", {})
-    assert subs[0].last("ack")["id"] == "start"
+    room, subs, _ = await dealt_table(
+        manager, "holdem", preset, players=players, capacity=capacity, **options
+    )
     return room, subs
 
 

@@ -6,20 +6,16 @@ the bank; banks and the turn's start are rebuilt from the database."""
 from __future__ import annotations
 
 import time as real_time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.config import Settings
 from app.rooms import room as room_module
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
-from app.store.db import make_engine, upgrade
-from tests.rooms.test_actor import Recorder
+from tests.rooms.helpers import Recorder, dealt_table, started_manager
 
 START = 1_800_000_000.0
 
@@ -45,34 +41,15 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return fake
 
 
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    eng = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'bank.sqlite3'}")
-    await upgrade(eng)
-    yield eng
-    await eng.dispose()
-
-
 async def _manager(engine: AsyncEngine) -> RoomManager:
-    manager = RoomManager(engine, Settings())
-    await manager.start()
-    return manager
+    return await started_manager(engine)
 
 
 async def _table(manager: RoomManager, game: str, preset: str, **options: Any
                  ) -> tuple[Room, list[Recorder], list[str]]:
     """A started two-seat table; its sockets and tokens, the seat to act first (the button, in
     heads-up Hold'em) listed first."""
-    made = await manager.create_room(game, name="Kati", seats=2, preset=preset, options=options)
-    room = await manager.get(made["room"])
-    tokens = [made["token"], (await room.join("Mati", None))["token"]]
-    subs = []
-    for token in tokens:
-        sub = Recorder()
-        await room.attach(sub, token, None)
-        subs.append(sub)
-    await room.host(subs[0], "start", "start", {})
-    assert subs[0].last("ack")["id"] == "start"
+    room, subs, tokens = await dealt_table(manager, game, preset, players=2, **options)
     if room.game.to_act(room.state)[:1] == [1]:
         subs.reverse()
         tokens.reverse()

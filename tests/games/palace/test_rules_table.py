@@ -188,12 +188,14 @@ def test_p22_play_on_to_the_last_player() -> None:
     assert result is not None and result.placings == ((0,), (2,), (1,))
 
 
-def test_p23_no_going_out_on_an_ace() -> None:
+def _seat_0_down_to_its_last_blind_card(**options: Any) -> Table:
+    """Seat 0 has played its hand, its face-up row and two blind cards (K, K); its last blind card
+    is an ace; seat 1 has just picked up the pile, so seat 0 leads on an empty one."""
     t = deal(
         [["5c", "5d", "5h"], ["2s", "2d", "2h"]],
         face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
         face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
-        no_out_on_special=True,
+        **options,
     )
     steps: list[tuple[int, dict[str, Any]]] = [
         (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
@@ -207,6 +209,11 @@ def test_p23_no_going_out_on_an_ace() -> None:
     ]
     for seat, action in steps:
         t, _ = play(t, seat, action)
+    return t
+
+
+def test_p23_no_going_out_on_an_ace() -> None:
+    t = _seat_0_down_to_its_last_blind_card(no_out_on_special=True)
     # The last blind card is an ace: it may not end the game, so it is picked up (our reading).
     t, events = play(t, 0, {"type": "play_face_down", "index": 2})
     assert events[0].data["fits"] is False and t.players[0].hand == ("Ac",) and t.out == ()
@@ -220,24 +227,8 @@ def test_p23_no_going_out_on_an_ace() -> None:
 
 
 def test_p23_without_the_rule_an_ace_goes_out() -> None:
-    t = deal(
-        [["5c", "5d", "5h"], ["2s", "2d", "2h"]],
-        face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
-        face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
-    )
-    steps: list[tuple[int, dict[str, Any]]] = [
-        (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
-        (1, {"type": "play", "cards": ["2s"]}),
-        (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
-        (1, {"type": "play", "cards": ["2d"]}),
-        (0, {"type": "play_face_down", "index": 0}),
-        (1, {"type": "play", "cards": ["2h"]}),
-        (0, {"type": "play_face_down", "index": 1}),
-        (1, {"type": "pick_up"}),
-        (0, {"type": "play_face_down", "index": 2}),
-    ]
-    for seat, action in steps:
-        t, _ = play(t, seat, action)
+    t = _seat_0_down_to_its_last_blind_card()
+    t, _ = play(t, 0, {"type": "play_face_down", "index": 2})
     assert t.out == (0,) and t.phase == "over"
 
 
@@ -326,21 +317,8 @@ def test_player_fields_count_cards() -> None:
 
 
 def test_p23_pass_when_only_a_forbidden_last_card_and_an_empty_pile() -> None:
-    t = deal(
-        [["5c", "5d", "5h"], ["2s", "2d", "2h"]],
-        face_up=[["9c", "9d", "9h"], ["3c", "3d", "3h"]],
-        face_down=[["Kc", "Kd", "Ac"], ["4c", "4d", "4h"]],
-        no_out_on_special=True,
-    )
+    t = _seat_0_down_to_its_last_blind_card(no_out_on_special=True)
     steps: list[tuple[int, dict[str, Any]]] = [
-        (0, {"type": "play", "cards": ["5c", "5d", "5h"]}),
-        (1, {"type": "play", "cards": ["2s"]}),
-        (0, {"type": "play_face_up", "indexes": [0, 1, 2]}),
-        (1, {"type": "play", "cards": ["2d"]}),
-        (0, {"type": "play_face_down", "index": 0}),
-        (1, {"type": "play", "cards": ["2h"]}),
-        (0, {"type": "play_face_down", "index": 1}),
-        (1, {"type": "pick_up"}),
         (0, {"type": "play_face_down", "index": 2}),  # the ace may not end the game: picked up
         (1, {"type": "play", "cards": ["2s"]}),
         (0, {"type": "pick_up"}),

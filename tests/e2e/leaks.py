@@ -2,7 +2,11 @@
 
 The game states are rebuilt from the stored log (deal seed, then every move), and each message
 may only hold cards its receiver may see (``visible_cards``, written from the rules in the game's
-tests) in the states around the versions the message speaks of.
+tests): every card that was public at some version up to the newest version the message speaks of,
+and the cards the receiver's own seat could see in any state the message covers. One ``state``
+message may cover several deals (the missed events after a reconnect, or a move that ends one hand
+and deals the next), so every state between its oldest and its newest version counts, not only the
+latest two.
 """
 
 from __future__ import annotations
@@ -39,10 +43,45 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
     return states
 
 
+class _Visibility:
+    """What a seat may have seen by a version: the public cards of every state up to it (once
+    public, a card's face is known for good) and its own seat's cards in a range of states."""
+
+    def __init__(self, states: dict[int, Any], visible: Callable[[Any, int | None], set[str]]) -> None:
+        self.states = states
+        self.visible = visible
+        self.versions = sorted(states)
+        self._public_upto: dict[int, set[str]] = {}
+        public: set[str] = set()
+        for version in self.versions:
+            public = public | visible(states[version], None)
+            self._public_upto[version] = public
+        self._seen: dict[tuple[int, int | None], set[str]] = {}
+
+    def public_upto(self, version: int) -> set[str]:
+        earlier = [v for v in self.versions if v <= version]
+        return self._public_upto[earlier[-1]] if earlier else set()
+
+    def seat_sees(self, version: int, seat: int | None) -> set[str]:
+        key = (version, seat)
+        if key not in self._seen:
+            self._seen[key] = self.visible(self.states[version], seat) if version in self.states else set()
+        return self._seen[key]
+
+    def allowed(self, low: int, high: int, seat: int | None) -> set[str]:
+        """Cards a message covering versions ``low``..``high`` may hold for ``seat``: the state
+        before ``low`` counts too (events of a move describe the change from it)."""
+        allowed = set(self.public_upto(high))
+        for version in range(low - 1, high + 1):
+            allowed |= self.seat_sees(version, seat)
+        return allowed
+
+
 def check_no_leaks(clients: list[Client], states: dict[int, Any],
                    visible: Callable[[Any, int | None], set[str]]) -> int:
     """Asserts that no received message leaks a card (or another seat's chance to move out of
     turn); returns how many messages were checked."""
+    seen = _Visibility(states, visible)
     checked = 0
     for client in clients:
         for item in client.received:
@@ -52,11 +91,7 @@ def check_no_leaks(clients: list[Client], states: dict[int, Any],
                 covered = {message["version"], *(e["version"] for e in message.get("events", []))}
                 # Who may move out of turn tells what they hold: a socket hears only of its own seat.
                 assert set(message["to_act"]) <= {client.seat}, message["to_act"]
-            allowed: set[str] = set()
-            for version in covered:
-                for at in (version - 1, version):
-                    if at in states:
-                        allowed |= visible(states[at], client.seat)
+            allowed = seen.allowed(min(covered), max(covered), client.seat)
             leaked = cards_in(message) - allowed
             assert not leaked, f"seat {client.seat} received {sorted(leaked)} in {message['type']}: {message}"
             checked += 1

@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     hello_timeout: float = 10.0
     chat_max_length: int = 300
     max_spectators: int = 100
+    # Largest HTTP request body in bytes (413 above it).
+    max_body_bytes: int = Field(64 * 1024, ge=1024)
+    # A rule sheet's lists (e.g. blind levels) hold at most this many entries; its options' JSON
+    # at most this many bytes (422 above either).
+    sheet_max_items: int = Field(50, ge=1)
+    sheet_max_bytes: int = Field(16 * 1024, ge=256)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -14,6 +14,7 @@ from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.store.db import make_engine, upgrade
 from app.web import api, ws
+from app.web.body import BodyLimit
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -36,6 +37,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Houserules", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, error: RoomError) -> JSONResponse:

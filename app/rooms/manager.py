@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Coroutine, Iterable
@@ -16,6 +17,7 @@ from app import games
 from app.config import Settings
 from app.games.base import Game, IllegalAction
 from app.rooms import metrics
+from app.rooms.bounds import is_room_id, is_sheet_id
 from app.rooms.errors import RoomError
 from app.rooms.room import NAME_MAX, Room, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
@@ -30,6 +32,30 @@ def get_game(name: str) -> Game[Any, Any]:
         return games.get(name)
     except KeyError:
         raise RoomError("unknown_game", f"There is no game called {name[:32]!r}.", 404) from None
+
+
+def check_sheet_size(options: dict[str, Any] | None, max_items: int, max_bytes: int) -> None:
+    """Refuse a sheet whose options hold a list longer than ``max_items`` (anywhere inside an
+    option, e.g. Hold'em's blind levels) or whose JSON is over ``max_bytes``: a sheet is kept in
+    memory, sent to every socket of its room and stored with it, so its size is bounded."""
+    if not options:
+        return
+    for option, value in options.items():
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list):
+                if len(item) > max_items:
+                    raise RoomError("invalid_sheet", f"Option {option!r}: at most {max_items} entries.",
+                                    422, option)
+                stack.extend(item)
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+    sizes = {option: len(json.dumps(value)) for option, value in options.items()}
+    if sum(sizes.values()) > max_bytes:
+        largest = max(sizes, key=lambda option: sizes[option])
+        raise RoomError("sheet_too_large", f"The rule sheet is over {max_bytes} bytes; option {largest!r} "
+                        "is the largest.", 422, largest)
 
 
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
@@ -158,7 +184,7 @@ class RoomManager:
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        if not (0 < len(room_id) <= 64):
+        if not is_room_id(room_id):
             raise RoomError("unknown_room", "There is no such room.", 404)
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
@@ -186,11 +212,15 @@ class RoomManager:
 
     def make_sheet(self, game: Game[Any, Any], preset: str | None, options: dict[str, Any] | None
                    ) -> dict[str, Any]:
+        self.check_sheet_size(options)
         try:
             full: dict[str, Any] = game.sheet(options, preset=preset).model_dump(mode="json")
             return full
         except IllegalAction as refused:
             raise RoomError(refused.code, refused.message, 422, getattr(refused, "option", None)) from None
+
+    def check_sheet_size(self, options: dict[str, Any] | None) -> None:
+        check_sheet_size(options, self.settings.sheet_max_items, self.settings.sheet_max_bytes)
 
     async def save_sheet(self, game_name: str, name: str, preset: str | None, options: dict[str, Any] | None
                          ) -> dict[str, Any]:
@@ -202,6 +232,8 @@ class RoomManager:
         return {"id": sheet_id, "version": 1, "game": game.name, "name": name, "options": full}
 
     async def update_sheet(self, sheet_id: str, options: dict[str, Any], name: str | None) -> dict[str, Any]:
+        if not is_sheet_id(sheet_id):
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
         current = await queries.get_sheet(self.engine, sheet_id)
         if current is None:
             raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
@@ -217,6 +249,8 @@ class RoomManager:
         return {"id": sheet_id, "version": version, "game": game.name, "name": new_name, "options": full}
 
     async def get_sheet(self, sheet_id: str, version: int | None) -> dict[str, Any]:
+        if not is_sheet_id(sheet_id):
+            raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
         row = await queries.get_sheet(self.engine, sheet_id, version)
         if row is None:
             raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import new_seed
 from app.rooms import metrics
+from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
 from app.rooms.tokens import hash_token, new_token
 from app.store import queries
@@ -245,7 +246,7 @@ class Room:
         """The game's own record of finished deals for a token's seat (``None``: as a spectator)."""
         seat: int | None = None
         if token is not None:
-            member = self.by_token.get(hash_token(token))
+            member = self.by_token.get(hash_token(token)) if is_token(token) else None
             if member is None:
                 raise RoomError("bad_token", "That token holds no seat in this room.", 403)
             seat = member.seat if member.status == "seated" else None
@@ -311,7 +312,7 @@ class Room:
         """Authenticate and subscribe; sends welcome, room, state (with missed events) and chat."""
         async with self.lock:
             if token is not None:
-                member = self.by_token.get(hash_token(token))
+                member = self.by_token.get(hash_token(token)) if is_token(token) else None
                 if member is None:
                     raise RoomError("bad_token", "This token does not belong to this room.", 403)
                 if member.status == "gone":
@@ -751,6 +752,7 @@ class Room:
         options = args.get("options")
         if not isinstance(options, dict):
             raise RoomError("bad_message", "The sheet's options are a JSON object.")
+        self.manager.check_sheet_size(options)
         sheet = self.game.sheet(options)
         sheet_json = sheet.model_dump(mode="json")
         await queries.update_room(self.manager.engine, self.id, sheet=sheet_json, sheet_id=None,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import games
+from app.rooms.bounds import INT_MAX
 from app.rooms.manager import RoomManager
 from app.web.schemas import (
     ErrorOut,
@@ -24,7 +25,7 @@ from app.web.schemas import (
 )
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 422)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 413, 422, 429)
 }
 
 router = APIRouter(prefix="/api", responses=ERRORS)
@@ -59,7 +60,8 @@ async def list_sheets(request: Request, game: str | None = None) -> list[dict[st
 
 
 @router.get("/sheets/{sheet_id}", response_model=SheetOut)
-async def get_sheet(sheet_id: str, request: Request, version: int | None = None) -> dict[str, Any]:
+async def get_sheet(sheet_id: str, request: Request,
+                    version: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None) -> dict[str, Any]:
     return await manager(request).get_sheet(sheet_id, version)
 
 

@@ -4,9 +4,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-MsgId = Annotated[str, Field(min_length=1, max_length=64)]
+from app.rooms.bounds import INT_MAX, MSG_ID_PATTERN, json_problem
+
+MsgId = Annotated[str, Field(min_length=1, max_length=64, pattern=MSG_ID_PATTERN)]
+# Versions, seats and request numbers are stored in 32-bit integer columns.
+Count = Annotated[int, Field(ge=0, le=INT_MAX)]
+
+
+def _storable(value: dict[str, Any]) -> dict[str, Any]:
+    problem = json_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+# A game action or a sheet's options: stored as JSON, so no NUL, no lone surrogate, no huge number.
+StorableJson = Annotated[dict[str, Any], AfterValidator(_storable)]
 
 
 class _Msg(BaseModel):
@@ -16,15 +31,15 @@ class _Msg(BaseModel):
 class Hello(_Msg):
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=128)] | None = None
-    last_version: Annotated[int, Field(ge=0)] | None = None
+    last_version: Count | None = None
     lang: Annotated[str, Field(max_length=8)] | None = None
 
 
 class ActionMsg(_Msg):
     type: Literal["action"]
     id: MsgId
-    version: Annotated[int, Field(ge=0)] | None = None
-    action: dict[str, Any]
+    version: Count | None = None
+    action: StorableJson
 
 
 class ChatMsg(_Msg):
@@ -37,9 +52,9 @@ class HostMsg(_Msg):
     type: Literal["host"]
     id: MsgId
     op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet"]
-    seat: int | None = None
-    request: int | None = None
-    options: dict[str, Any] | None = None
+    seat: Count | None = None
+    request: Count | None = None
+    options: StorableJson | None = None
 
 
 class PingMsg(_Msg):
@@ -58,11 +73,11 @@ class SheetIn(_Msg):
     game: Annotated[str, Field(max_length=32)]
     name: Annotated[str, Field(max_length=200)]
     preset: Annotated[str, Field(max_length=64)] | None = None
-    options: dict[str, Any] | None = None
+    options: StorableJson | None = None
 
 
 class SheetUpdate(_Msg):
-    options: dict[str, Any]
+    options: StorableJson
     name: Annotated[str, Field(max_length=200)] | None = None
 
 
@@ -79,9 +94,9 @@ class RoomIn(_Msg):
     name: Annotated[str, Field(max_length=200)]
     seats: Annotated[int, Field(ge=1, le=32)]
     preset: Annotated[str, Field(max_length=64)] | None = None
-    options: dict[str, Any] | None = None
+    options: StorableJson | None = None
     sheet_id: Annotated[str, Field(max_length=32)] | None = None
-    sheet_version: int | None = None
+    sheet_version: Annotated[int, Field(ge=1, le=INT_MAX)] | None = None
     approval: bool = False
 
 

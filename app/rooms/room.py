@@ -75,6 +75,9 @@ class Member:
     seat: int | None
     wanted_seat: int | None
     token_hash: str
+    # The version from which this member holds ``seat``: a seat's private events from before it
+    # happened to someone else (or under another deal's seat numbers) and are never theirs.
+    since: int = 0
 
 
 def clean_text(value: str, limit: int, what: str) -> str:
@@ -101,9 +104,11 @@ def _event_row(event: Event) -> dict[str, Any]:
             "audience": None if event.audience is None else list(event.audience)}
 
 
-def _visible(row: Mapping[str, Any], seat: int | None) -> bool:
+def _visible(row: Mapping[str, Any], seat: int | None, version: int = 0, since: int = 0) -> bool:
+    """Whether an event row of the log entry at ``version`` is for ``seat``, held since ``since``:
+    public events are for everyone, private ones for the member holding the seat when they happened."""
     audience = row.get("audience")
-    return audience is None or (seat is not None and seat in audience)
+    return audience is None or (seat is not None and seat in audience and version >= since)
 
 
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,7 +145,8 @@ class Room:
         self.banks: dict[int, float] = {int(seat): float(left)
                                         for seat, left in (row.get("banks") or {}).items()}
         self.members: dict[int, Member] = {
-            m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"])
+            m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"],
+                            m.get("seat_since") or 0)
             for m in record.members
         }
         self.by_token = {m.token_hash: m for m in self.members.values()}
@@ -166,6 +172,10 @@ class Room:
 
     def member_of(self, sub: Subscriber) -> Member | None:
         return None if sub.member_id is None else self.members.get(sub.member_id)
+
+    def since_of(self, sub: Subscriber) -> int:
+        member = self.member_of(sub)
+        return member.since if member is not None else 0
 
     def seat_of(self, sub: Subscriber) -> int | None:
         member = self.member_of(sub)
@@ -243,13 +253,19 @@ class Room:
                 and (a.get("type") not in self.game.host_actions or seat == host)]
 
     def history(self, token: str | None) -> tuple[str, str]:
-        """The game's own record of finished deals for a token's seat (``None``: as a spectator)."""
+        """The game's own record of finished deals for a token's seat (``None``: as a spectator).
+
+        A kicked or refused token is refused. A member who took their seat after the current game's
+        deal (a newcomer in a vacated seat) gets the spectator's record: its deals were played, at
+        least in part, by the seat's previous holder.
+        """
         seat: int | None = None
         if token is not None:
             member = self.by_token.get(hash_token(token)) if is_token(token) else None
-            if member is None:
+            if member is None or member.status == "gone":
                 raise RoomError("bad_token", "That token holds no seat in this room.", 403)
-            seat = member.seat if member.status == "seated" else None
+            if member.status == "seated" and member.since <= self.deal_version:
+                seat = member.seat
         record = self.game.history(self.state, seat) if self.state is not None else None
         if record is None:
             raise RoomError("no_history", "This room has no game record to download yet.", 404)
@@ -273,15 +289,19 @@ class Room:
                 sub.send(plain)
 
     def publish_state(self, entries: Sequence[LogEntry]) -> None:
-        """Each socket gets its seat's view and the new events it may see (built once per seat)."""
-        texts: dict[int | None, str] = {}
+        """Each socket gets its seat's view and the new events it may see (built once per seat and
+        tenure: a member who took the seat after some of these entries does not get their private
+        events)."""
+        texts: dict[tuple[int | None, int], str] = {}
         for sub in list(self.subscribers):
             seat = self.seat_of(sub)
-            if seat not in texts:
+            since = self.since_of(sub) if seat is not None else 0
+            key = (seat, since)
+            if key not in texts:
                 events = [_event_json(e, row) for e in entries for row in e.events
-                          if _visible(row, seat)]
-                texts[seat] = _dumps(self.state_message(seat, events))
-            sub.send(texts[seat])
+                          if _visible(row, seat, e.version, since)]
+                texts[key] = _dumps(self.state_message(seat, events))
+            sub.send(texts[key])
 
     def _remember(self, key: tuple[int, str], reply: dict[str, Any]) -> None:
         self.replies[key] = reply
@@ -332,13 +352,15 @@ class Room:
 
     async def _send_catch_up(self, sub: Subscriber, last_version: int | None) -> None:
         seat = self.seat_of(sub)
+        since = self.since_of(sub)
         events: list[dict[str, Any]] = []
         if self.state is not None and (last_version is None or last_version < self.version):
             after = self.deal_version - 1
             if last_version is not None:
                 after = max(last_version, after)
             for entry in await queries.log_since(self.manager.engine, self.id, after):
-                events.extend(_event_json(entry, row) for row in entry.events if _visible(row, seat))
+                events.extend(_event_json(entry, row) for row in entry.events
+                              if _visible(row, seat, entry.version, since))
         sub.send(_dumps(self.state_message(seat, events)))
 
     async def detach(self, sub: Subscriber) -> None:
@@ -655,9 +677,11 @@ class Room:
             token_hash = hash_token(token)
             status = "pending" if self.approval else "seated"
             given = None if self.approval else (seat if seat is not None else free[0])
+            since = self.version + 1
             member_id = await queries.add_member(self.manager.engine, self.id, {
-                "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat})
-            member = Member(member_id, name, status, given, seat, token_hash)
+                "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat,
+                "seat_since": since})
+            member = Member(member_id, name, status, given, seat, token_hash, since)
             self.members[member_id] = member
             self.by_token[token_hash] = member
             self.publish_room()
@@ -729,7 +753,9 @@ class Room:
                            room_values={"game_no": game_no, "players": players, "deal_version": version})
         moved = {m for m, seat in renumber.items() if self.members[m].seat != seat}
         for member_id, seat in renumber.items():
+            # Seat numbers change meaning at a deal: every seat is held anew from it.
             self.members[member_id].seat = seat
+            self.members[member_id].since = version
         for sub in list(self.subscribers):
             if sub.member_id in moved:
                 sub.send(_dumps(self.welcome_message(sub)))
@@ -772,8 +798,10 @@ class Room:
             seat = free[0]
         if not isinstance(seat, int) or seat not in free:
             raise RoomError("seat_taken", "That seat is not free.")
-        await queries.update_member(self.manager.engine, member.id, status="seated", seat=seat)
-        member.status, member.seat = "seated", seat
+        since = self.version + 1
+        await queries.update_member(self.manager.engine, member.id, status="seated", seat=seat,
+                                    seat_since=since)
+        member.status, member.seat, member.since = "seated", seat, since
         # The newcomer's open sockets become the seat's sockets now.
         for other in list(self.subscribers):
             if other.member_id == member.id:

@@ -33,11 +33,14 @@ class SheetRow(Base):
     game: Mapped[str] = mapped_column(String(32), index=True)
     name: Mapped[str] = mapped_column(String(80))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # SHA-256 of the edit token given to whoever saved the sheet (null: nobody may change it).
+    edit_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class RoomRow(Base):
     __tablename__ = "rooms"
+    __table_args__ = (Index("ix_rooms_status_active", "status", "active_at"),)
 
     id: Mapped[str] = mapped_column(String(43), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -60,6 +63,9 @@ class RoomRow(Base):
     # the bank extends a lone seat's deadline and shrinks by what it used past the turn timer.
     turn_start: Mapped[float | None] = mapped_column(Float)
     banks: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # When the room last changed status or membership (Unix seconds): lobbies and finished rooms
+    # idle for longer than their retention are deleted.
+    active_at: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -75,6 +81,8 @@ class MemberRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer)
     wanted_seat: Mapped[int | None] = mapped_column(Integer)
+    # The version from which this member holds ``seat``: private events before it are not theirs.
+    seat_since: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -220,8 +220,11 @@ async def append(
         # Older snapshots are never read again: keep the table small.
         await conn.execute(delete(snapshots).where(snapshots.c.room_id == room_id,
                                                    snapshots.c.version < version))
+    # Seats are handed out at a deal (its first entry): each is held from that version on.
+    since = entries[0].version if entries else expected
     for member_id, seat in (seats or {}).items():
-        await conn.execute(update(members).where(members.c.id == member_id).values(seat=seat))
+        await conn.execute(update(members).where(members.c.id == member_id)
+                           .values(seat=seat, seat_since=since))
 
 
 @dataclass

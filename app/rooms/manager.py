@@ -224,25 +224,39 @@ class RoomManager:
 
     async def save_sheet(self, game_name: str, name: str, preset: str | None, options: dict[str, Any] | None
                          ) -> dict[str, Any]:
+        """A new saved sheet; the answer's ``edit_token`` (given only here) is needed to change it."""
         game = get_game(game_name)
         full = self.make_sheet(game, preset, options)
         name = clean_text(name, 80, "name")
         sheet_id = secrets.token_urlsafe(12)
-        await queries.insert_sheet(self.engine, sheet_id, 1, game.name, name, full)
-        return {"id": sheet_id, "version": 1, "game": game.name, "name": name, "options": full}
+        edit_token = new_token()
+        await queries.insert_sheet(self.engine, sheet_id, 1, game.name, name, full, hash_token(edit_token))
+        return {"id": sheet_id, "version": 1, "game": game.name, "name": name, "options": full,
+                "edit_token": edit_token}
 
-    async def update_sheet(self, sheet_id: str, options: dict[str, Any], name: str | None) -> dict[str, Any]:
+    async def copy_sheet(self, sheet_id: str, version: int | None, name: str | None) -> dict[str, Any]:
+        """Anyone may copy a saved sheet into a new one of their own (with its own edit token)."""
+        source = await self.get_sheet(sheet_id, version)
+        return await self.save_sheet(source["game"], name if name is not None else source["name"], None,
+                                     source["options"])
+
+    async def update_sheet(self, sheet_id: str, options: dict[str, Any], name: str | None,
+                           edit_token: str | None) -> dict[str, Any]:
         if not is_sheet_id(sheet_id):
             raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
         current = await queries.get_sheet(self.engine, sheet_id)
         if current is None:
             raise RoomError("unknown_sheet", "There is no such rule sheet.", 404)
+        owner = current.get("edit_hash")
+        if owner is None or edit_token is None or not secrets.compare_digest(owner, hash_token(edit_token)):
+            raise RoomError("not_sheet_owner", "Only whoever saved this sheet can change it (with its edit "
+                            "token); you can copy it into a sheet of your own.", 403)
         game = get_game(current["game"])
         full = self.make_sheet(game, None, {**current["options"], **options})
         new_name = clean_text(name, 80, "name") if name is not None else current["name"]
         version = current["version"] + 1
         try:
-            await queries.insert_sheet(self.engine, sheet_id, version, game.name, new_name, full)
+            await queries.insert_sheet(self.engine, sheet_id, version, game.name, new_name, full, owner)
         except Exception:
             message = "The sheet was changed at the same time; try again."
             raise RoomError("sheet_conflict", message, 409) from None

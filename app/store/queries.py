@@ -69,10 +69,10 @@ class RoomRecord:
 # -- sheets ------------------------------------------------------------------------------------
 
 async def insert_sheet(engine: AsyncEngine, sheet_id: str, version: int, game: str, name: str,
-                       options: dict[str, Any]) -> None:
+                       options: dict[str, Any], edit_hash: str | None = None) -> None:
     async with engine.begin() as conn:
         await conn.execute(insert(sheets).values(id=sheet_id, version=version, game=game, name=name,
-                                                 options=options))
+                                                 options=options, edit_hash=edit_hash))
 
 
 async def get_sheet(engine: AsyncEngine, sheet_id: str, version: int | None = None) -> dict[str, Any] | None:

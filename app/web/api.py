@@ -19,6 +19,7 @@ from app.web.schemas import (
     RoomCreated,
     RoomIn,
     RoomInfo,
+    SheetCopy,
     SheetIn,
     SheetOut,
     SheetUpdate,
@@ -30,6 +31,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 ops = APIRouter()
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer …`` header, if any."""
+    header = request.headers.get("authorization", "")
+    token = header[len("bearer "):].strip() if header.lower().startswith("bearer ") else ""
+    return token or None
 
 
 def manager(request: Request) -> RoomManager:
@@ -54,20 +62,28 @@ async def create_sheet(body: SheetIn, request: Request) -> dict[str, Any]:
     return await manager(request).save_sheet(body.game, body.name, body.preset, body.options)
 
 
-@router.get("/sheets", response_model=list[SheetOut])
+@router.get("/sheets", response_model=list[SheetOut], response_model_exclude_none=True)
 async def list_sheets(request: Request, game: str | None = None) -> list[dict[str, Any]]:
     return await manager(request).list_sheets(game)
 
 
-@router.get("/sheets/{sheet_id}", response_model=SheetOut)
+@router.get("/sheets/{sheet_id}", response_model=SheetOut, response_model_exclude_none=True)
 async def get_sheet(sheet_id: str, request: Request,
                     version: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None) -> dict[str, Any]:
     return await manager(request).get_sheet(sheet_id, version)
 
 
-@router.put("/sheets/{sheet_id}", response_model=SheetOut)
+@router.put("/sheets/{sheet_id}", response_model=SheetOut, response_model_exclude_none=True)
 async def update_sheet(sheet_id: str, body: SheetUpdate, request: Request) -> dict[str, Any]:
-    return await manager(request).update_sheet(sheet_id, body.options, body.name)
+    """A new version of a saved sheet; needs ``Authorization: Bearer <edit token>`` (403 without)."""
+    return await manager(request).update_sheet(sheet_id, body.options, body.name, bearer(request))
+
+
+@router.post("/sheets/{sheet_id}/copy", response_model=SheetOut, status_code=201)
+async def copy_sheet(sheet_id: str, body: SheetCopy, request: Request,
+                     version: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None) -> dict[str, Any]:
+    """A new sheet of one's own from a saved one (any version); answers with its edit token."""
+    return await manager(request).copy_sheet(sheet_id, version, body.name)
 
 
 @router.post("/rooms", response_model=RoomCreated, status_code=201)
@@ -95,9 +111,7 @@ async def join_room(room_id: str, body: JoinIn, request: Request) -> dict[str, A
 async def room_history(room_id: str, request: Request) -> PlainTextResponse:
     """The finished deals in the game's exchange format (Hold'em: a PHH set), filtered like a view:
     with ``Authorization: Bearer <seat token>`` as that seat saw them, without it as a spectator."""
-    header = request.headers.get("authorization", "")
-    token = header[len("bearer "):].strip() if header.lower().startswith("bearer ") else None
-    name, text = await manager(request).history(room_id, token or None)
+    name, text = await manager(request).history(room_id, bearer(request))
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -87,6 +87,12 @@ class SheetOut(BaseModel):
     game: str
     name: str
     options: dict[str, Any]
+    # Only in the answer to a save or a copy: the secret that lets its holder change the sheet.
+    edit_token: str | None = None
+
+
+class SheetCopy(_Msg):
+    name: Annotated[str, Field(max_length=200)] | None = None
 
 
 class RoomIn(_Msg):

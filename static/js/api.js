@@ -10,8 +10,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, token) {
   const init = { method, headers: { Accept: "application/json" } };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -40,8 +41,23 @@ export const api = {
   createRoom: (body) => call("POST", "/api/rooms", body),
   join: (room, body) => call("POST", `/api/rooms/${encodeURIComponent(room)}/join`, body),
   sheets: (game) => call("GET", `/api/sheets?game=${encodeURIComponent(game)}`),
-  saveSheet: (body) => call("POST", "/api/sheets", body),
+  // A saved sheet's edit token comes only with the save: keep it, changing the sheet needs it.
+  saveSheet: async (body) => keepSheetToken(await call("POST", "/api/sheets", body)),
+  copySheet: async (id, body) => keepSheetToken(await call("POST", `/api/sheets/${encodeURIComponent(id)}/copy`, body || {})),
+  updateSheet: (id, body) => call("PUT", `/api/sheets/${encodeURIComponent(id)}`, body, sheetToken(id)),
 };
+
+const SHEET_KEY = (id) => `houserules:sheet:${id}`;
+
+function keepSheetToken(sheet) {
+  if (sheet && sheet.edit_token) localStorage.setItem(SHEET_KEY(sheet.id), sheet.edit_token);
+  return sheet;
+}
+
+// The edit token of a sheet saved from this browser, or null: only then may it be changed here.
+export function sheetToken(id) {
+  return localStorage.getItem(SHEET_KEY(id));
+}
 
 const KEY = (room) => `houserules:room:${room}`;
 

@@ -79,8 +79,9 @@ def test_sheets_are_versioned_and_a_room_keeps_its_copy(server: ServerProcess) -
     assert sheet["version"] == 1 and sheet["options"]["turn_timer_seconds"] == 30
     room = post(server, "/api/rooms", {"game": "palace", "name": "Kati", "seats": 3, "sheet_id": sheet["id"]})
     assert room.status_code == 201
+    owner = {"Authorization": f"Bearer {sheet['edit_token']}"}
     changed = httpx.put(
-        f"{server.http}/api/sheets/{sheet['id']}", json={"options": {"turn_timer_seconds": 60}}
+        f"{server.http}/api/sheets/{sheet['id']}", json={"options": {"turn_timer_seconds": 60}}, headers=owner
     )
     assert changed.json()["version"] == 2 and changed.json()["options"]["turn_timer_seconds"] == 60
     old = httpx.get(f"{server.http}/api/sheets/{sheet['id']}", params={"version": 1}).json()
@@ -91,8 +92,49 @@ def test_sheets_are_versioned_and_a_room_keeps_its_copy(server: ServerProcess) -
     # The room was created from version 1 and never sees the later edit (P24).
     info = httpx.get(f"{server.http}/api/rooms/{room.json()['room']}").json()
     assert info["sheet"]["turn_timer_seconds"] == 30
-    bad = httpx.put(f"{server.http}/api/sheets/{sheet['id']}", json={"options": {"turn_timer_seconds": -1}})
+    bad = httpx.put(f"{server.http}/api/sheets/{sheet['id']}", json={"options": {"turn_timer_seconds": -1}},
+                    headers=owner)
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_sheet"
+
+
+def test_a_saved_sheet_is_changed_only_with_its_edit_token_and_anyone_may_copy_it(
+    server: ServerProcess,
+) -> None:
+    body = {"game": "palace", "name": "Mine", "options": {"turn_timer_seconds": 30}}
+    made = post(server, "/api/sheets", body)
+    assert made.status_code == 201
+    sheet = made.json()
+    token = sheet["edit_token"]
+    assert len(token) >= 40
+    url = f"{server.http}/api/sheets/{sheet['id']}"
+    # The token is given once: never in a read or a listing.
+    assert "edit_token" not in httpx.get(url).json()
+    listed = httpx.get(server.http + "/api/sheets", params={"game": "palace"}).json()
+    assert all("edit_token" not in s and "edit_hash" not in s for s in listed)
+    change = {"options": {"turn_timer_seconds": 90}, "name": "Theirs"}
+    for headers in ({}, {"Authorization": "Bearer " + "x" * 43}, {"Authorization": f"Bearer {token}x"},
+                    {"Authorization": token}):
+        refused = httpx.put(url, json=change, headers=headers)
+        assert (refused.status_code, refused.json()["code"]) == (403, "not_sheet_owner"), refused.text
+        assert refused.json()["message"]
+    after = httpx.get(url).json()
+    assert (after["version"], after["name"], after["options"]["turn_timer_seconds"]) == (1, "Mine", 30)
+    # Anyone may copy it into a sheet of their own, which their own token changes.
+    copied = post(server, f"/api/sheets/{sheet['id']}/copy", {"name": "My copy"})
+    assert copied.status_code == 201, copied.text
+    copy = copied.json()
+    assert copy["id"] != sheet["id"] and copy["edit_token"] != token and copy["name"] == "My copy"
+    assert copy["options"] == sheet["options"] and copy["version"] == 1
+    theirs = httpx.put(f"{server.http}/api/sheets/{copy['id']}", json=change,
+                       headers={"Authorization": f"Bearer {copy['edit_token']}"})
+    assert theirs.status_code == 200 and theirs.json()["version"] == 2
+    # One sheet's token does not open another.
+    crossed = httpx.put(url, json=change, headers={"Authorization": f"Bearer {copy['edit_token']}"})
+    assert crossed.status_code == 403
+    mine = httpx.put(url, json=change, headers={"Authorization": f"Bearer {token}"})
+    assert mine.status_code == 200 and mine.json()["version"] == 2 and "edit_token" not in mine.json()
+    missing = post(server, "/api/sheets/nope/copy", {})
+    assert (missing.status_code, missing.json()["code"]) == (404, "unknown_sheet")
 
 
 async def test_host_approval_seats_a_newcomer(server: ServerProcess) -> None:

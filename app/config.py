@@ -44,6 +44,23 @@ class Settings(BaseSettings):
     # at most this many bytes (422 above either).
     sheet_max_items: int = Field(50, ge=1)
     sheet_max_bytes: int = Field(16 * 1024, ge=256)
+    # Per client address (token buckets, 429 with Retry-After): rooms created, join requests and
+    # sheet saves (save, copy, change) a minute; the burst is the same number. 0 turns one off.
+    rooms_per_minute: float = Field(10, ge=0)
+    joins_per_minute: float = Field(30, ge=0)
+    sheet_saves_per_minute: float = Field(10, ge=0)
+    # Join requests waiting for the host's approval in one room.
+    max_pending_requests: int = Field(20, ge=1)
+    # Sockets one member (token) may hold open at once; a new one closes the oldest.
+    max_sockets_per_member: int = Field(4, ge=1)
+    # Per member, over all their sockets: moves and host operations a second (and burst), chat
+    # lines a minute (and burst). Over it the message is refused with ``rate_limited``.
+    member_rate: float = Field(10.0, gt=0)
+    member_burst: int = Field(30, ge=1)
+    chat_per_minute: float = Field(20.0, gt=0)
+    chat_burst: int = Field(5, ge=1)
+    # Chat lines kept per room (older ones are deleted).
+    chat_keep: int = Field(200, ge=30)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from app.config import Settings
 from app.rooms.errors import RoomError
+from app.rooms.limits import Buckets
 from app.rooms.manager import RoomManager
 from app.store.db import make_engine, upgrade
 from app.web import api, ws
@@ -37,11 +39,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Houserules", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.limits = {
+        "rooms": Buckets(settings.rooms_per_minute),
+        "joins": Buckets(settings.joins_per_minute),
+        "sheets": Buckets(settings.sheet_saves_per_minute),
+    }
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, error: RoomError) -> JSONResponse:
-        return JSONResponse(error.to_json(), status_code=error.status)
+        headers = None
+        if error.retry_after is not None:
+            headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
+        return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:

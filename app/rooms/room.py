@@ -39,6 +39,7 @@ from app.games.cards import new_seed
 from app.rooms import metrics
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
+from app.rooms.limits import Bucket
 from app.rooms.tokens import hash_token, new_token
 from app.store import queries
 from app.store.queries import LogEntry, RoomRecord, VersionConflict
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REPLY_CACHE = 256
+# The close code of a member's oldest socket when they open one too many.
+CLOSE_REPLACED = 4409
 NAME_MAX = 40
 # Moves the server makes at once for seats that asked to be skipped, at most this many per commit
 # (a table of absent players could otherwise play on without end inside one lock).
@@ -78,6 +81,9 @@ class Member:
     # The version from which this member holds ``seat``: a seat's private events from before it
     # happened to someone else (or under another deal's seat numbers) and are never theirs.
     since: int = 0
+    # Rate limits shared by all of this member's sockets (memory only; made on first use).
+    moves: Bucket | None = None
+    chats: Bucket | None = None
 
 
 def clean_text(value: str, limit: int, what: str) -> str:
@@ -121,6 +127,9 @@ class Room:
         self.game = game
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
+        # When each subscriber attached (a counter): the oldest of a member's sockets goes first.
+        self.attached: dict[Subscriber, int] = {}
+        self._attach_count = 0
         self.replies: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
         self.timer: asyncio.TimerHandle | None = None
         self._load(record)
@@ -313,6 +322,26 @@ class Room:
         # Spectators have no member id: their ids are scoped to the connection.
         return (sub.member_id if sub.member_id is not None else -id(sub), msg_id)
 
+    def _over_rate(self, sub: Subscriber, msg_id: str, chat: bool = False) -> bool:
+        """Whether the member of ``sub`` is over their move (or chat) rate, over all their sockets;
+        then the message is refused with ``rate_limited`` (not remembered: a later retry may pass)."""
+        member = self.member_of(sub)
+        if member is None:
+            return False  # spectators neither move nor chat; their sockets' own flood limit holds
+        settings = self.manager.settings
+        if chat:
+            member.chats = member.chats or Bucket(settings.chat_per_minute / 60.0, float(settings.chat_burst))
+            wait = member.chats.take()
+        else:
+            member.moves = member.moves or Bucket(settings.member_rate, float(settings.member_burst))
+            wait = member.moves.take()
+        if wait <= 0:
+            return False
+        metrics.REFUSED.labels("rate_limited").inc()
+        sub.send(_dumps(self.error(msg_id, "rate_limited",
+                                   f"Too many messages from your seat; wait {wait:.1f} seconds.")))
+        return True
+
     def _refuse(self, sub: Subscriber, msg_id: str, code: str, message: str) -> None:
         self._answer(sub, msg_id, self.error(msg_id, code, message))
 
@@ -343,12 +372,31 @@ class Room:
                 spectators = sum(1 for s in self.subscribers if self.seat_of(s) is None)
                 if spectators >= self.manager.settings.max_spectators:
                     raise RoomError("room_full", "Too many spectators are watching this room.", 403)
+            if sub.member_id is not None:
+                self._make_room_for(sub.member_id)
             sub.send(_dumps(self.welcome_message(sub)))
             self.subscribers.add(sub)
+            self._attach_count += 1
+            self.attached[sub] = self._attach_count
             await self._send_catch_up(sub, last_version)
             for line in self.chat:
                 sub.send(_dumps(line))
             self.publish_room()
+
+    def _make_room_for(self, member_id: int) -> None:
+        """A member may hold ``max_sockets_per_member`` sockets: the oldest ones beyond go."""
+        mine = sorted((s for s in self.subscribers if s.member_id == member_id),
+                      key=lambda s: self.attached.get(s, 0))
+        excess = len(mine) + 1 - self.manager.settings.max_sockets_per_member
+        for old in mine[:max(0, excess)]:
+            old.send(_dumps(self.error(None, "too_many_sockets",
+                                       "This seat opened a newer connection; this one is closed.")))
+            old.close(CLOSE_REPLACED, "replaced by a newer connection")
+            self._forget(old)
+
+    def _forget(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+        self.attached.pop(sub, None)
 
     async def _send_catch_up(self, sub: Subscriber, last_version: int | None) -> None:
         seat = self.seat_of(sub)
@@ -366,7 +414,7 @@ class Room:
     async def detach(self, sub: Subscriber) -> None:
         async with self.lock:
             if sub in self.subscribers:
-                self.subscribers.discard(sub)
+                self._forget(sub)
                 self.publish_room()
 
     # -- the actor ---------------------------------------------------------------------------
@@ -510,6 +558,8 @@ class Room:
             if cached is not None:
                 sub.send(_dumps(cached))
                 return
+            if self._over_rate(sub, msg_id):
+                return
             seat = self.seat_of(sub)
             if seat is None:
                 return self._refuse(sub, msg_id, "not_seated", "Spectators cannot make moves.")
@@ -577,7 +627,7 @@ class Room:
                 if member is not None and member.status == "gone":
                     sub.send(_dumps({"type": "kicked"}))
                     sub.close(4403, "kicked")
-                    self.subscribers.discard(sub)
+                    self._forget(sub)
             self.publish_room()
             self.publish_state(entries)
             for line in self.chat:
@@ -644,13 +694,16 @@ class Room:
             member = self.member_of(sub)
             if member is None or member.status != "seated":
                 return self._refuse(sub, msg_id, "not_seated", "Only seated players can chat.")
+            if self._over_rate(sub, msg_id, chat=True):
+                return
             try:
                 clean = clean_text(text, self.manager.settings.chat_max_length, "chat")
             except RoomError as refused:
                 return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
             at = round(time.time(), 3)
             try:
-                await queries.add_chat(self.manager.engine, self.id, member.seat, member.name, clean, at)
+                await queries.add_chat(self.manager.engine, self.id, member.seat, member.name, clean, at,
+                                       keep=self.manager.settings.chat_keep)
             except Exception:
                 log.exception("chat not stored in room %s", self.id)
                 sub.send(_dumps(self.error(msg_id, "server_error", "The message could not be stored.")))
@@ -673,6 +726,11 @@ class Room:
                 raise RoomError("seat_taken", "That seat is not free.", 409)
             if not free:
                 raise RoomError("room_full", "Every seat is taken; you can watch as a spectator.", 409)
+            if self.approval:
+                waiting = sum(1 for m in self.members.values() if m.status == "pending")
+                if waiting >= self.manager.settings.max_pending_requests:
+                    raise RoomError("too_many_pending", "Too many people are waiting for the host's "
+                                    "answer; try again later.", 429, retry_after=60)
             token = new_token()
             token_hash = hash_token(token)
             status = "pending" if self.approval else "seated"
@@ -701,6 +759,8 @@ class Room:
             member = self.member_of(sub)
             if member is None or member.id != self.host_member or member.status != "seated":
                 return self._refuse(sub, msg_id, "not_host", "Only the host can do that.")
+            if self._over_rate(sub, msg_id):
+                return
             handler: Callable[[dict[str, Any]], Any] | None = getattr(self, f"_host_{op}", None)
             if handler is None:
                 return self._refuse(sub, msg_id, "unknown_op", "Unknown host operation.")
@@ -849,7 +909,7 @@ class Room:
             if other.member_id == member_id:
                 other.send(_dumps({"type": reason}))
                 other.close(4403, reason)
-                self.subscribers.discard(other)
+                self._forget(other)
 
 
 def new_member_token() -> tuple[str, str]:

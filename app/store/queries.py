@@ -308,6 +308,12 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
 
 
 async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,
-                   at: float) -> None:
+                   at: float, *, keep: int | None = None) -> None:
+    """Store a chat line; with ``keep``, only the room's ``keep`` latest lines stay."""
     async with engine.begin() as conn:
         await conn.execute(insert(chat).values(room_id=room_id, seat=seat, name=name, text=text, at=at))
+        if keep is not None:
+            newest = (select(chat.c.id).where(chat.c.room_id == room_id)
+                      .order_by(chat.c.id.desc()).limit(keep).scalar_subquery())
+            oldest_kept = select(func.min(chat.c.id)).where(chat.c.id.in_(newest)).scalar_subquery()
+            await conn.execute(delete(chat).where(chat.c.room_id == room_id, chat.c.id < oldest_kept))

@@ -10,6 +10,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import games
 from app.rooms.bounds import INT_MAX
+from app.rooms.errors import RoomError
+from app.rooms.limits import Buckets
 from app.rooms.manager import RoomManager
 from app.web.schemas import (
     ErrorOut,
@@ -40,6 +42,16 @@ def bearer(request: Request) -> str | None:
     return token or None
 
 
+def limit(request: Request, kind: str) -> None:
+    """Per client address token bucket of ``kind`` (rooms, joins, sheets): 429 with Retry-After."""
+    buckets: Buckets = request.app.state.limits[kind]
+    address = request.client.host if request.client is not None else "unknown"
+    wait = buckets.take(address)
+    if wait > 0:
+        raise RoomError("rate_limited", "Too many requests from your address; try again in a moment.",
+                        429, retry_after=wait)
+
+
 def manager(request: Request) -> RoomManager:
     result: RoomManager = request.app.state.rooms
     return result
@@ -59,6 +71,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/sheets", response_model=SheetOut, status_code=201)
 async def create_sheet(body: SheetIn, request: Request) -> dict[str, Any]:
+    limit(request, "sheets")
     return await manager(request).save_sheet(body.game, body.name, body.preset, body.options)
 
 
@@ -76,6 +89,7 @@ async def get_sheet(sheet_id: str, request: Request,
 @router.put("/sheets/{sheet_id}", response_model=SheetOut, response_model_exclude_none=True)
 async def update_sheet(sheet_id: str, body: SheetUpdate, request: Request) -> dict[str, Any]:
     """A new version of a saved sheet; needs ``Authorization: Bearer <edit token>`` (403 without)."""
+    limit(request, "sheets")
     return await manager(request).update_sheet(sheet_id, body.options, body.name, bearer(request))
 
 
@@ -83,11 +97,13 @@ async def update_sheet(sheet_id: str, body: SheetUpdate, request: Request) -> di
 async def copy_sheet(sheet_id: str, body: SheetCopy, request: Request,
                      version: Annotated[int | None, Query(ge=1, le=INT_MAX)] = None) -> dict[str, Any]:
     """A new sheet of one's own from a saved one (any version); answers with its edit token."""
+    limit(request, "sheets")
     return await manager(request).copy_sheet(sheet_id, version, body.name)
 
 
 @router.post("/rooms", response_model=RoomCreated, status_code=201)
 async def create_room(body: RoomIn, request: Request) -> dict[str, Any]:
+    limit(request, "rooms")
     return await manager(request).create_room(
         body.game, name=body.name, seats=body.seats, preset=body.preset, options=body.options,
         sheet_id=body.sheet_id, sheet_version=body.sheet_version, approval=body.approval)
@@ -100,6 +116,7 @@ async def room_info(room_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/rooms/{room_id}/join", response_model=Joined, status_code=201)
 async def join_room(room_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
+    limit(request, "joins")
     return await manager(request).join(room_id, body.name, body.seat)
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from tests.support import LIFTED_LIMITS
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("HOUSERULES_CHROMIUM", "/usr/bin/chromium")
 ARTEFACTS = Path(os.environ.get("HOUSERULES_ARTEFACTS", str(Path(__file__).parent / "test-artefacts")))
@@ -84,6 +86,7 @@ class ServerProcess:
             "PORT": str(self.port),
             "HOUSERULES_DATA_DIR": str(self.data),
             "PYTHONPATH": str(ROOT),
+            **LIFTED_LIMITS,
         }
         env.pop("DATABASE_URL", None)
         env.pop("HOUSERULES_DATABASE_URL", None)

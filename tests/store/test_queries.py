@@ -108,3 +108,13 @@ async def test_a_batch_of_plain_moves_stores_the_turn_clock_and_banks(engine: As
             await queries.append_many(conn, [stale])
     record = await queries.load_room(engine, room)
     assert record is not None and record.room["banks"] == {"0": 7.5, "1": 0.0}
+
+
+async def test_a_rooms_chat_keeps_only_its_latest_lines(engine: AsyncEngine) -> None:
+    room = await _room(engine)
+    for i in range(45):
+        await queries.add_chat(engine, room, 0, "Kati", f"line {i}", float(i), keep=30)
+    async with engine.connect() as conn:
+        texts = [row.text for row in await conn.execute(
+            queries.chat.select().where(queries.chat.c.room_id == room).order_by(queries.chat.c.id))]
+    assert texts == [f"line {i}" for i in range(15, 45)]

@@ -12,6 +12,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+import httpx
+
 from tests.e2e.client import Client, choose, make_room, seat_clients
 
 T = TypeVar("T")
@@ -24,8 +26,22 @@ class Probe:
     rng: random.Random = field(default_factory=lambda: random.Random(5))
 
     @classmethod
-    async def open(cls, http: str, ws: str) -> Probe:
-        room, tokens = await make_room(http, 2, preset="palace")
+    async def open(cls, http: str, ws: str, address: str | None = None) -> Probe:
+        """A 2-player Palace room, dealt; ``address`` makes its HTTP calls come from that client
+        address (through the X-Forwarded-For that a server on loopback trusts), away from an
+        attack's rate limits."""
+        if address is None:
+            room, tokens = await make_room(http, 2, preset="palace")
+        else:
+            headers = {"X-Forwarded-For": address}
+            async with httpx.AsyncClient(base_url=http, timeout=10, headers=headers) as client:
+                made = await client.post("/api/rooms", json={"game": "palace", "name": "Probe", "seats": 2,
+                                                             "preset": "palace"})
+                assert made.status_code == 201, made.text
+                room = made.json()["room"]
+                joined = await client.post(f"/api/rooms/{room}/join", json={"name": "Probe 2"})
+                assert joined.status_code == 201, joined.text
+                tokens = [made.json()["token"], joined.json()["token"]]
         players, _ = await seat_clients(ws, room, tokens, spectators=0)
         assert (await players[0].host("start"))["type"] == "ack"
         for client in players:
@@ -48,12 +64,13 @@ class Probe:
                 await client.wait_version(reply["version"])
         self.latencies.append(time.perf_counter() - started)
 
-    async def during(self, attack: Awaitable[T], least: int = 3) -> T:
+    async def during(self, attack: Awaitable[T], least: int = 3, most: int = 20) -> T:
         """Run ``attack`` while this room keeps moving: every probe move is acknowledged (the
-        client's timeout would fail the test otherwise), at least ``least`` of them in all."""
+        client's timeout would fail the test otherwise), at least ``least`` and at most ``most``
+        of them (a bounded loop, within the per-member move limit)."""
         task: asyncio.Future[T] = asyncio.ensure_future(attack)
         steps = 0
-        while not task.done() or steps < least:
+        while (not task.done() and steps < most) or steps < least:
             await self.step()
             steps += 1
         return await task

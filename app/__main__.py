@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import uvicorn
 
@@ -23,6 +24,8 @@ def main() -> None:
     settings = Settings()
     settings.ensure_data_dir()
     asyncio.run(migrate(settings))
+    # The app's own loggers (the start-up line, errors) go to stderr beside uvicorn's.
+    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     uvicorn.run(
         create_app(settings),
         host=settings.host,
@@ -34,8 +37,11 @@ def main() -> None:
         ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # Client addresses (and the per-address limits) come from X-Forwarded-For of these proxies.
         proxy_headers=True,
-        log_level="warning",
+        forwarded_allow_ips=settings.trusted_proxies,
+        log_level=settings.log_level,
+        access_log=settings.log_level in ("debug", "info"),
     )
 
 

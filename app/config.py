@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
+from urllib.parse import quote, urlsplit
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -24,8 +25,23 @@ class Settings(BaseSettings):
     # Plain HOST/PORT (HOUSERULES_PORT is docker compose's published port, not this one).
     host: str = Field("127.0.0.1", validation_alias="HOST")
     port: int = Field(8000, validation_alias="PORT")
+    # PostgreSQL from separate settings (when DATABASE_URL is unset and db_host is set): the URL is
+    # built here with each part quoted, so a password may hold any character (@, :, /, %, …).
+    db_host: str | None = None
+    db_port: int = 5432
+    db_user: str = "houserules"
+    db_password: str = ""
+    db_name: str = "houserules"
+    # The address players open (scheme://host[:port]). When set, only it and ``allowed_origins``
+    # may open the WebSocket and the Host header must be its host; unset, a page may open sockets
+    # to the host it came from (LAN use).
+    public_origin: str | None = None
     # Origins (scheme://host[:port]) allowed to open the WebSocket besides the page's own host.
     allowed_origins: Annotated[list[str], NoDecode] = []
+    # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (uvicorn's
+    # forwarded_allow_ips: comma-separated addresses or networks, "*" for any).
+    trusted_proxies: str = "127.0.0.1"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
     # A snapshot of the game state is stored every this many moves (and at every deal).
     snapshot_every: int = Field(50, ge=1)
     # Apply the Alembic migrations when the app starts.
@@ -69,9 +85,42 @@ class Settings(BaseSettings):
             return [part.strip().rstrip("/") for part in value.split(",") if part.strip()]
         return value
 
+    @field_validator("public_origin", mode="before")
+    @classmethod
+    def _clean_origin(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip().rstrip("/") or None
+            if value is not None:
+                parts = urlsplit(value)
+                if parts.scheme not in ("http", "https") or not parts.netloc or parts.path:
+                    raise ValueError("HOUSERULES_PUBLIC_ORIGIN is scheme://host[:port], e.g. https://cards.example")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _lower_level(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @property
+    def public_host(self) -> str | None:
+        """The Host header a request must carry when a public origin is set (its host[:port])."""
+        return urlsplit(self.public_origin).netloc if self.public_origin else None
+
+    @property
+    def safe_url(self) -> str:
+        """The database URL without its password, for logs."""
+        url = self.url
+        parts = urlsplit(url)
+        if parts.password is not None:
+            url = url.replace(f":{parts.password}@", ":***@", 1)
+        return url
+
     @cached_property
     def url(self) -> str:
         """The SQLAlchemy async URL; the SQLite file lives in the data directory by default."""
+        if not self.database_url and self.db_host:
+            return (f"postgresql+asyncpg://{quote(self.db_user, safe='')}:{quote(self.db_password, safe='')}"
+                    f"@{self.db_host}:{self.db_port}/{quote(self.db_name, safe='')}")
         if self.database_url:
             url = self.database_url
             if url.startswith("postgres://"):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import math
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,9 +21,57 @@ from app.store.db import make_engine, upgrade
 from app.web import api, ws
 from app.web.body import BodyLimit
 
+log = logging.getLogger("app")
+
+
+def _launcher_config() -> Any:
+    """The uvicorn ``Config`` loading this app (``uvicorn --factory app.main:create_app`` calls
+    the factory from ``Config.load``), or ``None`` (``python -m app``, tests)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        candidate = frame.f_locals.get("self")
+        if type(candidate).__module__ == "uvicorn.config" and hasattr(candidate, "ws_per_message_deflate"):
+            return candidate
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def _own_websocket_settings(settings: Settings) -> Any:
+    """The app decides its WebSocket transport whatever launches it: no per-message deflate (frames
+    are small JSON; compression costs CPU per socket and invites compression oracles) and its own
+    frame cap. ``python -m app`` passes these to uvicorn; another launcher's config is set here,
+    before it opens any connection."""
+    config = _launcher_config()
+    if config is not None:
+        config.ws_per_message_deflate = False
+        config.ws_max_size = settings.ws_max_size
+    return config
+
+
+def startup_line(settings: Settings, where: str) -> str:
+    limits = (f"body {settings.max_body_bytes} B, sheet {settings.sheet_max_items} items/"
+              f"{settings.sheet_max_bytes} B, per address a minute: rooms {settings.rooms_per_minute:g}, "
+              f"joins {settings.joins_per_minute:g}, sheet saves {settings.sheet_saves_per_minute:g}; "
+              f"per member: {settings.member_rate:g} moves/s, {settings.chat_per_minute:g} chat lines/min, "
+              f"{settings.max_sockets_per_member} sockets; frames {settings.ws_max_size} B")
+    origin = settings.public_origin or "same host as the page"
+    return (f"Houserules listening on {where}; database {settings.safe_url}; origin {origin}; "
+            f"trusted proxies {settings.trusted_proxies}; limits: {limits}")
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    launcher = _own_websocket_settings(settings)
+    if not logging.getLogger().handlers and not log.handlers:
+        # Launched by another server: still say what happens, at the configured level.
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        log.addHandler(handler)
+    log.setLevel(settings.log_level.upper())
+    if launcher is not None:
+        where = f"http://{launcher.host}:{launcher.port}"
+    else:
+        where = f"http://{settings.host}:{settings.port}"
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -31,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rooms = RoomManager(engine, settings)
         app.state.rooms = rooms
         await rooms.start()
+        log.info(startup_line(settings, where))
         try:
             yield
         finally:

@@ -36,15 +36,25 @@ CLOSE_UNSUPPORTED = 1003
 def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
     """Browsers always send Origin on an upgrade; CORS does not cover WebSockets, so check it here.
 
-    Allowed: no Origin (not a browser), the page's own host, or a configured origin.
+    With a public origin set: the Host header must be its host (a page on another name that
+    resolves here, DNS rebinding, is refused whatever it claims), and an Origin, when sent, must
+    be the public origin or a configured one. Without one (LAN use): no Origin (not a browser),
+    the page's own host, or a configured origin.
     """
     origin = ws.headers.get("origin")
+    host = ws.headers.get("host")
+    if settings.public_origin is not None:
+        if host is None or host.lower() != (settings.public_host or "").lower():
+            return False
+        if origin is None:
+            return True
+        origin = origin.rstrip("/")
+        return origin == settings.public_origin or origin in settings.allowed_origins
     if origin is None:
         return True
     origin = origin.rstrip("/")
     if origin in settings.allowed_origins:
         return True
-    host = ws.headers.get("host")
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
 

@@ -132,6 +132,8 @@ class Room:
         self._attach_count = 0
         self.replies: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
         self.timer: asyncio.TimerHandle | None = None
+        # A commit changed what the ``room`` message says (status, deal): send it after the state.
+        self._room_changed = False
         self._load(record)
 
     # -- loading -----------------------------------------------------------------------------
@@ -288,6 +290,7 @@ class Room:
                 "pending": member is not None and member.status == "pending"}
 
     def publish_room(self) -> None:
+        self._room_changed = False
         plain: str | None = None
         for sub in list(self.subscribers):
             member = self.member_of(sub)
@@ -311,6 +314,8 @@ class Room:
                           if _visible(row, seat, e.version, since)]
                 texts[key] = _dumps(self.state_message(seat, events))
             sub.send(texts[key])
+        if self._room_changed:
+            self.publish_room()
 
     def _remember(self, key: tuple[int, str], reply: dict[str, Any]) -> None:
         self.replies[key] = reply
@@ -494,6 +499,10 @@ class Room:
         self.moves_since_snapshot = 0 if take_snapshot else moves
         for entry in entries:
             metrics.MOVES.labels(entry.kind).inc()
+        if changed or room_values:
+            # The room message tells the status and the deal: everyone hears of a change (a game's
+            # end included) right after the state that made it.
+            self._room_changed = True
         if changed:
             self.manager.update_gauges()
         self.arm_timer()

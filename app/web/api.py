@@ -59,13 +59,15 @@ def manager(request: Request) -> RoomManager:
 
 @router.get("/games", response_model=list[GameInfo], response_model_by_alias=True)
 async def list_games() -> list[dict[str, Any]]:
+    """Every game; ``min_players``/``max_players`` span every sheet the game accepts (a sheet's own
+    range may be narrower, e.g. Thousand's ``players``), ``players`` is each preset's own range."""
     out = []
     for game in games.GAMES.values():
         presets = {name: sheet.model_dump(mode="json") for name, sheet in game.presets.items()}
-        sizes = [(s.min_players(), s.max_players()) for s in game.presets.values()] or [(2, 2)]
+        ranges = {name: [s.min_players(), s.max_players()] for name, s in game.presets.items()}
         out.append({"name": game.name, "titles": dict(game.titles),
-                    "min_players": min(a for a, _ in sizes), "max_players": max(b for _, b in sizes),
-                    "presets": presets, "schema": game.sheet_schema()})
+                    "min_players": game.RuleSheet.MIN_PLAYERS, "max_players": game.RuleSheet.MAX_PLAYERS,
+                    "players": ranges, "presets": presets, "schema": game.sheet_schema()})
     return out
 
 

@@ -153,6 +153,7 @@ class GameInfo(BaseModel):
     titles: dict[str, str]
     min_players: int
     max_players: int
+    players: dict[str, list[int]]
     presets: dict[str, dict[str, Any]]
     schema_: dict[str, Any] = Field(alias="schema")
 

@@ -30,6 +30,28 @@ def test_games_list_presets_schema_and_player_range(server: ServerProcess) -> No
     assert set(palace["titles"]) == {"en", "et", "fi"}
 
 
+@pytest.mark.parametrize("game", ["palace", "holdem", "thousand"])
+def test_games_player_range_agrees_with_the_sheets(server: ServerProcess, game: str) -> None:
+    """/api/games spans every sheet the game accepts, and each preset's own range is the one its
+    rooms are checked against."""
+    info = next(g for g in httpx.get(server.http + "/api/games").json() if g["name"] == game)
+    low, high = info["min_players"], info["max_players"]
+    assert set(info["players"]) == set(info["presets"])
+    for preset, (least, most) in info["players"].items():
+        assert low <= least <= most <= high
+        for seats, fits in ((least - 1, False), (least, True), (most, True), (most + 1, False)):
+            answer = post(server, "/api/rooms", {"game": game, "name": "K", "seats": seats, "preset": preset})
+            assert (answer.status_code == 201) is fits, (preset, seats, answer.text)
+    # The extremes are reachable with some sheet, and nothing beyond them.
+    option = {"palace": "most_players", "holdem": "seats", "thousand": "players"}[game]
+    widest = {option: high}
+    made = post(server, "/api/rooms", {"game": game, "name": "K", "seats": high, "options": widest})
+    assert made.status_code == 201, made.text
+    beyond = post(server, "/api/rooms", {"game": game, "name": "K", "seats": high + 1,
+                                         "options": {k: v + 1 for k, v in widest.items()}})
+    assert beyond.status_code == 422
+
+
 def test_openapi_describes_the_api(server: ServerProcess) -> None:
     paths = httpx.get(server.http + "/openapi.json").json()["paths"]
     assert {

@@ -77,6 +77,15 @@ class Settings(BaseSettings):
     chat_burst: int = Field(5, ge=1)
     # Chat lines kept per room (older ones are deleted).
     chat_keep: int = Field(200, ge=30)
+    # A room with no socket attached (and no turn timer running) leaves memory after this many
+    # seconds; it is loaded again from the database when someone comes back.
+    idle_unload_seconds: float = Field(600.0, gt=0)
+    # Lobbies with no change and finished rooms with no change since their end are deleted, with
+    # their members, log, snapshots and chat, after this many days (0: kept for ever).
+    lobby_retention_days: float = Field(7.0, ge=0)
+    finished_retention_days: float = Field(30.0, ge=0)
+    # How often the housekeeping (idle unload, expiry) runs, in seconds.
+    sweep_seconds: float = Field(30.0, gt=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Coroutine, Iterable
 from typing import Any
 
@@ -19,7 +20,7 @@ from app.games.base import Game, IllegalAction
 from app.rooms import metrics
 from app.rooms.bounds import is_room_id, is_sheet_id
 from app.rooms.errors import RoomError
-from app.rooms.room import NAME_MAX, Room, clean_text
+from app.rooms.room import NAME_MAX, Room, RoomGone, Subscriber, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
 from app.store.notify import Listener, notify
@@ -36,7 +37,7 @@ def get_game(name: str) -> Game[Any, Any]:
 
 def check_sheet_size(options: dict[str, Any] | None, max_items: int, max_bytes: int) -> None:
     """Refuse a sheet whose options hold a list longer than ``max_items`` (anywhere inside an
-    option, e.g. Hold'em's blind levels) or whose JSON is over ``max_bytes``: a sheet is kept in
+    option, e.g. a list of blind levels) or whose JSON is over ``max_bytes``: a sheet is kept in
     memory, sent to every socket of its room and stored with it, so its size is bounded."""
     if not options:
         return
@@ -79,6 +80,7 @@ class RoomManager:
         # Every move goes through one writer task (group commit); SQLite has one writer anyway.
         self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         # PostgreSQL: instances sharing the database tell each other of changed rooms.
         self.instance = secrets.token_hex(8)
         self.listener: Listener | None = None
@@ -154,18 +156,70 @@ class RoomManager:
     # -- loading -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished room from its snapshot and log, and re-arm its timers."""
+        """Rebuild the rooms whose turn timer runs (their deadlines must fire with nobody there)
+        and start the housekeeping. Every other room is loaded when someone comes to it, so
+        start-up does not grow with the number of stored rooms."""
         if self.listener is not None:
             self.listener.start()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.listener.ready.wait(), 10)
-        for room_id in await queries.room_ids(self.engine, ["lobby", "playing"]):
+        for room_id in await queries.timed_room_ids(self.engine):
             try:
                 await self.get(room_id)
             except Exception:
                 log.exception("room %s could not be rebuilt", room_id)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    # -- housekeeping ------------------------------------------------------------------------
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # housekeeping must live on whatever happens
+                log.exception("housekeeping failed")
+
+    async def sweep(self) -> None:
+        """Unload idle rooms; delete abandoned lobbies and finished rooms past their retention."""
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if room.idle(now, self.settings.idle_unload_seconds):
+                await self._unload(room)
+        for status, days in (("lobby", self.settings.lobby_retention_days),
+                             ("finished", self.settings.finished_retention_days)):
+            if days <= 0:
+                continue
+            expired = await queries.expired_room_ids(self.engine, status, time.time() - days * 86400)
+            gone = []
+            for room_id in expired:
+                loaded = self.rooms.get(room_id)
+                if loaded is not None and loaded.subscribers:
+                    continue  # someone is there: not abandoned
+                if loaded is not None:
+                    await self._unload(loaded, force=True)
+                gone.append(room_id)
+            await queries.delete_rooms(self.engine, gone)
+            if gone:
+                log.info("deleted %d %s rooms past their retention", len(gone), status)
+
+    async def _unload(self, room: Room, *, force: bool = False) -> None:
+        async with room.lock:
+            if room.closed or not (force or room.idle(time.monotonic(), self.settings.idle_unload_seconds)):
+                return
+            if room.timer is not None:
+                room.timer.cancel()
+                room.timer = None
+            room.closed = True
+            if self.rooms.get(room.id) is room:
+                del self.rooms[room.id]
+        self.update_gauges()
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         if self.listener is not None:
             await self.listener.stop()
         for room in self.rooms.values():
@@ -309,15 +363,30 @@ class RoomManager:
             self.engine,
             {"id": room_id, "game": game.name, "sheet": sheet, "sheet_id": sheet_id,
              "sheet_version": sheet_version if sheet_id else None, "capacity": seats, "approval": approval,
-             "status": "lobby", "version": 0, "game_no": 0, "players": 0, "deal_version": 0},
+             "status": "lobby", "version": 0, "game_no": 0, "players": 0, "deal_version": 0,
+             "active_at": round(time.time(), 3)},
             {"name": name, "token_hash": hash_token(token), "status": "seated", "seat": 0, "wanted_seat": 0},
         )
         await self.get(room_id)
         return {"room": room_id, "invite": f"/r/{room_id}", "seat": 0, "token": token}
 
     async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:
-        room = await self.get(room_id)
-        return await room.join(name, seat)
+        while True:
+            room = await self.get(room_id)
+            try:
+                return await room.join(name, seat)
+            except RoomGone:
+                continue  # it left memory meanwhile: load it again
+
+    async def attach(self, room_id: str, sub: Subscriber, token: str | None,
+                     last_version: int | None) -> Room:
+        while True:
+            room = await self.get(room_id)
+            try:
+                await room.attach(sub, token, last_version)
+            except RoomGone:
+                continue
+            return room
 
     async def info(self, room_id: str) -> dict[str, Any]:
         room = await self.get(room_id)

@@ -60,6 +60,11 @@ AUTO_MAX = 500
 SERVER_SEAT = 0
 
 
+class RoomGone(Exception):
+    """This room object left memory (idle unload, expiry) while a caller waited for its lock: load
+    the room again and retry."""
+
+
 class Subscriber(Protocol):
     """A connection watching a room (the web layer's socket). ``send`` never blocks."""
 
@@ -134,6 +139,9 @@ class Room:
         self.timer: asyncio.TimerHandle | None = None
         # A commit changed what the ``room`` message says (status, deal): send it after the state.
         self._room_changed = False
+        # Left memory (the manager dropped it); since when no socket has been attached.
+        self.closed = False
+        self.idle_since = time.monotonic()
         self._load(record)
 
     # -- loading -----------------------------------------------------------------------------
@@ -365,6 +373,8 @@ class Room:
     async def attach(self, sub: Subscriber, token: str | None, last_version: int | None) -> None:
         """Authenticate and subscribe; sends welcome, room, state (with missed events) and chat."""
         async with self.lock:
+            if self.closed:
+                raise RoomGone(self.id)
             if token is not None:
                 member = self.by_token.get(hash_token(token)) if is_token(token) else None
                 if member is None:
@@ -402,6 +412,12 @@ class Room:
     def _forget(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
         self.attached.pop(sub, None)
+        if not self.subscribers:
+            self.idle_since = time.monotonic()
+
+    def idle(self, now: float, after: float) -> bool:
+        """No socket for ``after`` seconds and no timer to fire: the room may leave memory."""
+        return not self.subscribers and self.timer is None and now - self.idle_since >= after
 
     async def _send_catch_up(self, sub: Subscriber, last_version: int | None) -> None:
         seat = self.seat_of(sub)
@@ -485,6 +501,9 @@ class Room:
         take_snapshot = snapshot or finished or moves >= self.manager.settings.snapshot_every
         values = {"status": status, "deadline": deadline, "turn_start": turn_start,
                   "banks": self.banks_json(banks), **(room_values or {})}
+        if status != self.status or room_values:
+            # A deal or a game's end: the retention of finished rooms counts from here.
+            values["active_at"] = round(time.time(), 3)
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
         await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
         self.state = state
@@ -730,6 +749,8 @@ class Room:
     async def join(self, name: str, seat: int | None) -> dict[str, Any]:
         name = clean_text(name, NAME_MAX, "name")
         async with self.lock:
+            if self.closed:
+                raise RoomGone(self.id)
             free = self.free_seats()
             if seat is not None and seat not in free:
                 raise RoomError("seat_taken", "That seat is not free.", 409)
@@ -748,6 +769,7 @@ class Room:
             member_id = await queries.add_member(self.manager.engine, self.id, {
                 "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat,
                 "seat_since": since})
+            await queries.touch_room(self.manager.engine, self.id, round(time.time(), 3))
             member = Member(member_id, name, status, given, seat, token_hash, since)
             self.members[member_id] = member
             self.by_token[token_hash] = member
@@ -851,7 +873,7 @@ class Room:
         sheet = self.game.sheet(options)
         sheet_json = sheet.model_dump(mode="json")
         await queries.update_room(self.manager.engine, self.id, sheet=sheet_json, sheet_id=None,
-                                  sheet_version=None)
+                                  sheet_version=None, active_at=round(time.time(), 3))
         self.sheet, self.sheet_json = sheet, sheet_json
         return None
 

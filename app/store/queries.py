@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -17,12 +18,14 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    and_,
     bindparam,
     cast,
     column,
     delete,
     func,
     insert,
+    or_,
     select,
     update,
     values,
@@ -129,6 +132,41 @@ async def room_ids(engine: AsyncEngine, statuses: Sequence[str]) -> list[str]:
     async with engine.connect() as conn:
         result = await conn.execute(select(rooms.c.id).where(rooms.c.status.in_(list(statuses))))
         return [str(row[0]) for row in result]
+
+
+async def timed_room_ids(engine: AsyncEngine) -> list[str]:
+    """Rooms being played with a turn timer running: their deadlines must fire without a visitor."""
+    async with engine.connect() as conn:
+        result = await conn.execute(
+            select(rooms.c.id).where(rooms.c.status == "playing", rooms.c.deadline.is_not(None)))
+        return [str(row[0]) for row in result]
+
+
+async def touch_room(engine: AsyncEngine, room_id: str, at: float) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(update(rooms).where(rooms.c.id == room_id).values(active_at=at))
+
+
+async def expired_room_ids(engine: AsyncEngine, status: str, before: float, limit: int = 500) -> list[str]:
+    """Rooms of ``status`` with no change since ``before`` (Unix seconds), oldest first."""
+    cutoff = datetime.fromtimestamp(before, tz=UTC)
+    query = (select(rooms.c.id).where(
+        rooms.c.status == status,
+        or_(rooms.c.active_at < before, and_(rooms.c.active_at.is_(None), rooms.c.created_at < cutoff)))
+        .order_by(rooms.c.active_at).limit(limit))
+    async with engine.connect() as conn:
+        return [str(row[0]) for row in await conn.execute(query)]
+
+
+async def delete_rooms(engine: AsyncEngine, room_ids: Sequence[str]) -> None:
+    """Delete rooms with everything of theirs (log, snapshots, chat, members), in one transaction."""
+    if not room_ids:
+        return
+    ids = list(room_ids)
+    async with engine.begin() as conn:
+        for table in (log, snapshots, chat, members):
+            await conn.execute(delete(table).where(table.c.room_id.in_(ids)))
+        await conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
 
 
 def _entry(row: Any) -> LogEntry:

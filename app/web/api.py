@@ -60,7 +60,7 @@ def manager(request: Request) -> RoomManager:
 @router.get("/games", response_model=list[GameInfo], response_model_by_alias=True)
 async def list_games() -> list[dict[str, Any]]:
     """Every game; ``min_players``/``max_players`` span every sheet the game accepts (a sheet's own
-    range may be narrower, e.g. Thousand's ``players``), ``players`` is each preset's own range."""
+    range may be narrower, set by its options), ``players`` is each preset's own range."""
     out = []
     for game in games.GAMES.values():
         presets = {name: sheet.model_dump(mode="json") for name, sheet in game.presets.items()}

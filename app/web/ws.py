@@ -210,8 +210,7 @@ async def _handshake(ws: WebSocket, conn: Connection, rooms: RoomManager, room_i
         conn.close(CLOSE_POLICY, "hello first")
         return None
     try:
-        room = await rooms.get(room_id)
-        await room.attach(conn, message.token, message.last_version)
+        room = await rooms.attach(room_id, conn, message.token, message.last_version)
     except RoomError as refused:
         conn.send(_error(None, refused.code, refused.message))
         conn.close(CLOSE_POLICY, refused.code)

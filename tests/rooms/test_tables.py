@@ -95,7 +95,7 @@ async def test_clock_is_applied_by_the_server_when_a_level_is_due(
     dump, version = room.game.dump(room.state), room.version
     await manager.stop()
     again = await _manager(engine)
-    rebuilt = again.rooms[room.id]
+    rebuilt = await again.get(room.id)  # loaded on demand (no turn timer)
     assert rebuilt.version == version and rebuilt.game.dump(rebuilt.state) == dump
     await again.stop()
 

@@ -13,10 +13,12 @@ WORKDIR /srv/houserules
 
 RUN groupadd --system --gid 10001 houserules \
     && useradd --system --uid 10001 --gid houserules --home-dir /srv/houserules --shell /usr/sbin/nologin houserules \
-    && mkdir -p /data && chown houserules:houserules /data
+    && mkdir -p /data && chown houserules:houserules /data && chmod 0700 /data
 
 # The source tree is the install: templates, static files, translations and migrations live beside app/.
-COPY --chown=houserules:houserules . .
+# Code stays owned by root (read-only for the app's user); only /data is the app's to write.
+# .dockerignore keeps .env, .git, data and caches out of the image.
+COPY . .
 RUN pip install --editable .
 
 USER 10001:10001

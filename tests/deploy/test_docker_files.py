@@ -31,7 +31,52 @@ def test_compose_file_is_valid_and_wires_postgres() -> None:
     config = result.stdout
     assert "condition: service_healthy" in config
     assert "pg_isready" in config
-    assert "postgresql+asyncpg://houserules:secret@db:5432/houserules" in config
+    # The password travels as its own setting (the app quotes it into the URL), never pasted raw
+    # into a URL where @ : / would break it.
+    assert "HOUSERULES_DB_PASSWORD: secret" in config and "HOUSERULES_DB_HOST: db" in config
+    assert "@db:5432" not in config and "DATABASE_URL" not in config
+
+
+def _compose_config(**env: str) -> str:
+    result = subprocess.run(
+        [tool("docker-compose"), "-f", "docker-compose.yml", "config"],
+        cwd=ROOT, env={**os.environ, "POSTGRES_PASSWORD": "secret", **env}, capture_output=True, text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_compose_publishes_on_loopback_unless_told_otherwise() -> None:
+    default = _compose_config()
+    assert "host_ip: 127.0.0.1" in default and "published: \"8000\"" in default
+    opened = _compose_config(HOUSERULES_BIND="0.0.0.0", HOUSERULES_PORT="9000")
+    assert "host_ip: 0.0.0.0" in opened and "published: \"9000\"" in opened
+
+
+def test_compose_passes_any_password_and_the_public_origin_to_the_app() -> None:
+    password = "p@ss:w/rd%?#&"
+    config = _compose_config(POSTGRES_PASSWORD=password, HOUSERULES_PUBLIC_ORIGIN="https://cards.example")
+    assert f"HOUSERULES_DB_PASSWORD: {password}" in config
+    assert "HOUSERULES_PUBLIC_ORIGIN: https://cards.example" in config
+    assert "HOUSERULES_TRUSTED_PROXIES" in config and "HOUSERULES_LOG_LEVEL" in config
+
+
+def test_dockerignore_keeps_secrets_history_data_and_caches_out() -> None:
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {".env", ".env.*", ".git", "data", "**/__pycache__", ".pytest_cache", ".mypy_cache",
+            ".ruff_cache", ".venv"} <= ignored
+
+
+def test_code_belongs_to_root_and_only_the_data_folder_to_the_app_user() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    copies = [line for line in text.splitlines() if line.startswith("COPY")]
+    assert copies == ["COPY . ."], copies  # no --chown: the code stays root's, read-only for the app
+    assert "chown houserules:houserules /data" in text
+    # The app's user takes over only after the install, and the data folder is its volume.
+    assert text.index("RUN pip install") < text.index("\nUSER 10001")
+    assert 'VOLUME ["/data"]' in text and "HOUSERULES_DATA_DIR=/data" in text
 
 
 def test_compose_refuses_to_start_without_a_database_password() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy.engine import make_url
 
 from tests.support import ROOT, free_port, fresh_postgres_sync, needs_postgres
 
@@ -44,7 +45,8 @@ def image_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return src, venv
 
 
-def serve_until_healthy(src: Path, venv: Path, env: dict[str, str]) -> None:
+def serve_until_healthy(src: Path, venv: Path, env: dict[str, str]) -> str:
+    """Serve until healthy; returns what the server printed."""
     port = free_port()
     full_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
     full_env.update({"HOST": "127.0.0.1", "PORT": str(port), **env})
@@ -70,12 +72,19 @@ def serve_until_healthy(src: Path, venv: Path, env: dict[str, str]) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+    return proc.stdout.read().decode() if proc.stdout else ""
 
 
 def test_image_recipe_installs_migrates_and_serves_on_sqlite(image_venv: tuple[Path, Path]) -> None:
     src, venv = image_venv
     data = src / "imagedata"
-    serve_until_healthy(src, venv, {"HOUSERULES_DATA_DIR": str(data)})
+    output = serve_until_healthy(src, venv, {"HOUSERULES_DATA_DIR": str(data)})
+    # The start-up line: where it listens, which database, which limits.
+    assert "Houserules listening on http://127.0.0.1:" in output
+    assert "database sqlite+aiosqlite:///" in output and "limits: body 65536 B" in output
+    quiet = serve_until_healthy(src, venv, {"HOUSERULES_DATA_DIR": str(data),
+                                            "HOUSERULES_LOG_LEVEL": "warning"})
+    assert "Houserules listening" not in quiet and "GET /healthz" not in quiet
     with sqlite3.connect(data / "houserules.sqlite3") as db:
         (version,) = db.execute("select version_num from alembic_version").fetchone()
     assert version
@@ -86,3 +95,12 @@ def test_image_recipe_installs_migrates_and_serves_on_postgres(image_venv: tuple
     src, venv = image_venv
     with fresh_postgres_sync() as url:
         serve_until_healthy(src, venv, {"DATABASE_URL": url})
+        # As compose passes it: the URL built from parts, a password full of URL characters
+        # (the test server trusts local connections, so any password is accepted once parsed).
+        parts = make_url(url)
+        output = serve_until_healthy(src, venv, {
+            "HOUSERULES_DB_HOST": str(parts.host), "HOUSERULES_DB_PORT": str(parts.port or 5432),
+            "HOUSERULES_DB_USER": str(parts.username), "HOUSERULES_DB_NAME": str(parts.database),
+            "HOUSERULES_DB_PASSWORD": "p@ss:w/rd%?#&"})
+        assert f"@{parts.host}:{parts.port or 5432}/{parts.database}" in output
+        assert "p@ss" not in output and ":***@" in output

@@ -193,13 +193,20 @@ class RoomManager:
             expired = await queries.expired_room_ids(self.engine, status, time.time() - days * 86400)
             gone = []
             for room_id in expired:
-                loaded = self.rooms.get(room_id)
-                if loaded is not None and loaded.subscribers:
-                    continue  # someone is there: not abandoned
-                if loaded is not None:
-                    await self._unload(loaded, force=True)
-                gone.append(room_id)
-            await queries.delete_rooms(self.engine, gone)
+                # Under the room's loading lock: a visitor loading it meanwhile waits, then finds
+                # it gone (never a copy in memory of rows deleted under it).
+                async with self._loading.setdefault(room_id, asyncio.Lock()):
+                    loaded = self.rooms.get(room_id)
+                    if loaded is not None and loaded.subscribers:
+                        continue  # someone is there: not abandoned
+                    if loaded is not None:
+                        await self._unload(loaded, force=True)
+                    await queries.delete_rooms(self.engine, [room_id])
+                    gone.append(room_id)
+                self._loading.pop(room_id, None)
+                stale = self.rooms.get(room_id)
+                if stale is not None:  # loaded from the rows just before they were deleted
+                    await self._unload(stale, force=True)
             if gone:
                 log.info("deleted %d %s rooms past their retention", len(gone), status)
 

@@ -283,12 +283,20 @@ class Room:
             member = self.by_token.get(hash_token(token)) if is_token(token) else None
             if member is None or member.status == "gone":
                 raise RoomError("bad_token", "That token holds no seat in this room.", 403)
-            if member.status == "seated" and member.since <= self.deal_version:
+            if member.status == "seated" and not self._took_over(member):
                 seat = member.seat
         record = self.game.history(self.state, seat) if self.state is not None else None
         if record is None:
             raise RoomError("no_history", "This room has no game record to download yet.", 404)
         return record
+
+    def _took_over(self, member: Member) -> bool:
+        """Whether ``member`` sits in a seat someone else held during the current game (they were
+        kicked from it after its deal): that game's record of the seat is not theirs."""
+        if member.since <= self.deal_version:
+            return False
+        return any(other.status == "gone" and other.seat == member.seat and other.since >= self.deal_version
+                   for other in self.members.values() if other.id != member.id)
 
     def welcome_message(self, sub: Subscriber) -> dict[str, Any]:
         member = self.member_of(sub)
@@ -917,8 +925,10 @@ class Room:
 
     async def _remove_member(self, member: Member, reason: str) -> None:
         """Take a member out of the room for good (refused or kicked) and close their sockets."""
-        await queries.update_member(self.manager.engine, member.id, status="gone", seat=None)
-        member.status, member.seat = "gone", None
+        # A kicked member keeps the number of the seat they left and, as ``since``, the version they
+        # left at: the seat's next holder is then known to have taken over someone's past.
+        await queries.update_member(self.manager.engine, member.id, status="gone", seat_since=self.version)
+        member.status, member.since = "gone", self.version
         self._close_member(member.id, reason)
 
     async def _host_handover(self, args: dict[str, Any]) -> None:

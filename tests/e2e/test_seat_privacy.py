@@ -144,3 +144,59 @@ async def test_a_refused_request_is_dead_everywhere(backend: Backend, server: Se
         await again.connect()
     assert again.close_code == 1008
     await host.close()
+
+
+async def test_a_newcomer_at_a_fresh_table_seat_downloads_their_own_hands(
+    backend: Backend, server: ServerProcess
+) -> None:
+    """A seat nobody held before is the newcomer's own from the start: their record is the seat's."""
+    from app.games.holdem import HOLDEM
+    from tests.e2e.leaks import states_by_version
+
+    rng = random.Random(f"fresh-{backend.name}")
+    options = {**GAMES["holdem"][1], "max_hands": 6}
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        made = await http.post("/api/rooms", json={"game": "holdem", "name": "Kati", "seats": 3,
+                                                   "preset": "cash-nl-1-2", "options": options})
+        assert made.status_code == 201, made.text
+        room = made.json()["room"]
+        joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Mati"})
+        tokens = [made.json()["token"], joined.json()["token"]]
+        seated, _ = await seat_clients(server.ws, room, tokens, spectators=0)
+        assert (await seated[0].host("start"))["type"] == "ack"
+        for client in seated:
+            await client.wait_state(lambda s: s["view"] is not None)
+        late = await http.post(f"/api/rooms/{room}/join", json={"name": "Uus"})
+        assert late.status_code == 201 and late.json()["seat"] == 2, late.text
+    newcomer = Client(server.ws, room, late.json()["token"])
+    await newcomer.connect()
+    assert newcomer.state is not None
+    sat = await newcomer.act({"type": "join", "seat": 2, "buy_in": 40, "post": True})
+    assert sat["type"] == "ack", sat
+    players = [*seated, newcomer]
+    for _ in range(2000):
+        state = seated[0].state
+        assert state is not None
+        if state["outcome"] is not None:
+            break
+        movers = [p for p in players if p.state and p.state["legal"]]
+        mover = rng.choice(movers)
+        assert mover.state is not None
+        legal = mover.state["legal"]
+        # The newcomer folds or mucks whenever it may: its hole cards stay its own secret.
+        hidden = [a for a in legal if a["type"] in ("fold", "muck")] if mover is newcomer else []
+        action = hidden[0] if hidden else choose_any("holdem", legal, rng)
+        reply = await mover.act(action, version=mover.state["version"])
+        assert reply["type"] == "ack", reply
+        for client in players:
+            await client.wait_version(reply["version"])
+    states = await states_by_version(backend.database_url(), room)
+    final = states[max(states)]
+    expected = HOLDEM.history(final, 2)
+    assert expected is not None and expected != HOLDEM.history(final, None), "seat 2 never had hidden cards"
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        mine = await http.get(f"/api/rooms/{room}/history",
+                              headers={"Authorization": f"Bearer {late.json()['token']}"})
+    assert mine.status_code == 200 and mine.text == expected[1]
+    for client in players:
+        await client.close()

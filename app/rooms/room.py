@@ -945,12 +945,34 @@ class Room:
         self.publish_state([])
         return None
 
-    def _close_member(self, member_id: int, reason: str) -> None:
+    def _close_member(self, member_id: int, reason: str, code: int = 4403) -> None:
         for other in list(self.subscribers):
             if other.member_id == member_id:
                 other.send(_dumps({"type": reason}))
-                other.close(4403, reason)
+                other.close(code, reason)
                 self._forget(other)
+
+    async def leave(self, sub: Subscriber, msg_id: str) -> None:
+        """A member gives up their seat (or join request) for good; their token dies like a kicked
+        one. During a game the seat waits for a newcomer, who gets nothing of its past."""
+        async with self.lock:
+            member = self.member_of(sub)
+            if member is None or member.status == "gone":
+                return self._refuse(sub, msg_id, "not_seated", "Only a member can leave.")
+            if member.id == self.host_member:
+                return self._refuse(sub, msg_id, "host_leave", "Hand the host role over before you leave.")
+            try:
+                await queries.update_member(self.manager.engine, member.id, status="gone",
+                                            seat_since=self.version)
+            except Exception:
+                log.exception("leaving failed in room %s", self.id)
+                sub.send(_dumps(self.error(msg_id, "server_error", "Leaving was not stored; try again.")))
+                return
+            # The ack first, then the member's sockets close (normally: they asked for it).
+            sub.send(_dumps({"type": "ack", "id": msg_id, "version": self.version}))
+            member.status, member.since = "gone", self.version
+            self._close_member(member.id, "left", 1000)
+            self.publish_room()
 
 
 def new_member_token() -> tuple[str, str]:

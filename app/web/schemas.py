@@ -62,9 +62,17 @@ class PingMsg(_Msg):
     id: MsgId
 
 
-ClientMessage = Annotated[ActionMsg | ChatMsg | HostMsg | PingMsg | Hello, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[ActionMsg | ChatMsg | HostMsg | PingMsg | Hello] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "action", "chat", "host", "ping")
+class LeaveMsg(_Msg):
+    """A member gives up their seat (or request) for good: the seat is free for someone else."""
+
+    type: Literal["leave"]
+    id: MsgId
+
+
+AnyMessage = ActionMsg | ChatMsg | HostMsg | PingMsg | LeaveMsg | Hello
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("hello", "action", "chat", "host", "ping", "leave")
 
 
 # -- HTTP bodies ---------------------------------------------------------------------------------

@@ -22,7 +22,16 @@ from app.rooms import metrics
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.web.schemas import CLIENT_MESSAGE, MESSAGE_TYPES, ActionMsg, ChatMsg, Hello, HostMsg, PingMsg
+from app.web.schemas import (
+    CLIENT_MESSAGE,
+    MESSAGE_TYPES,
+    ActionMsg,
+    ChatMsg,
+    Hello,
+    HostMsg,
+    LeaveMsg,
+    PingMsg,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -233,6 +242,8 @@ async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings
         elif isinstance(message, HostMsg):
             args = message.model_dump(exclude={"type", "id", "op"}, exclude_none=True)
             await room.host(conn, message.id, message.op, args)
+        elif isinstance(message, LeaveMsg):
+            await room.leave(conn, message.id)
         elif isinstance(message, PingMsg):
             conn.send(json.dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Hello):

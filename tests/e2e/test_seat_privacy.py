@@ -54,10 +54,13 @@ async def hello_as(server: ServerProcess, room: str, token: str | None, last_ver
     return client
 
 
+@pytest.mark.parametrize("how", ["kicked", "left"])
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_a_newcomer_in_a_kicked_players_seat_gets_nothing_of_theirs(
-    backend: Backend, server: ServerProcess, game: str
+async def test_a_newcomer_in_a_vacated_seat_gets_nothing_of_its_holders(
+    backend: Backend, server: ServerProcess, game: str, how: str
 ) -> None:
+    """Seat 1's holder is kicked by the host, or leaves (message ``leave``); another person takes
+    the seat."""
     preset, options = GAMES[game]
     rng = random.Random(f"privacy-{game}-{backend.name}")
     room, tokens = await make_room(server.http, 3, game=game, preset=preset, options=options)
@@ -82,9 +85,13 @@ async def test_a_newcomer_in_a_kicked_players_seat_gets_nothing_of_theirs(
     secret = private_events(leaver, watcher)
     assert secret, "seat 1 never had a private event: the test would prove nothing"
 
-    assert (await seated[0].host("kick", seat=1))["type"] == "ack"
-    await leaver.expect("kicked")
-    assert await leaver.wait_closed() == 4403
+    if how == "kicked":
+        assert (await seated[0].host("kick", seat=1))["type"] == "ack"
+    else:
+        await leaver.send({"type": "leave", "id": "bye"})
+        assert (await leaver.reply("bye"))["type"] == "ack"
+    await leaver.expect(how)
+    assert await leaver.wait_closed() == (4403 if how == "kicked" else 1000)
     async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
         # The kicked token is dead: no socket, no history download.
         dead = await http.get(f"/api/rooms/{room}/history", headers={"Authorization": f"Bearer {tokens[1]}"})
@@ -143,6 +150,9 @@ async def test_a_refused_request_is_dead_everywhere(backend: Backend, server: Se
     with pytest.raises(ConnectionError):
         await again.connect()
     assert again.close_code == 1008
+    # The host cannot leave without handing the role over.
+    await host.send({"type": "leave", "id": "host-bye"})
+    assert (await host.reply("host-bye"))["code"] == "host_leave"
     await host.close()
 
 

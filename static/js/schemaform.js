@@ -205,7 +205,7 @@ function levelsEditor(schema, prop, id, errorId, onEdit) {
   const editor = h("div", { class: "levels-editor", id, "aria-describedby": errorId });
   const structures = prop["x-structures"] || {};
   const start = h("select", { id: `${id}-structure`, "aria-label": t("Start from a blind structure") },
-    h("option", { value: "" }, t("Start from…")),
+    h("option", { value: "" }, t("Start from a ready structure…")),
     Object.keys(structures).map((key) => h("option", { value: key }, t(`blind structure: ${key}`))));
 
   function cell(value, min, label) {

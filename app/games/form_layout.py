@@ -384,7 +384,7 @@ THOUSAND = GameLayout(
             "Kõrgeim pakkumine ilma paarita",
             "Korkein huuto ilman paria",
         ),
-        "blind_bidding": _p("playing", 3, "Blind bidding", "Pime pakkumine", "Sokkohuuto", essential=True),
+        "blind_bidding": _p("playing", 3, "Blind bidding", "Pime pakkumine", "Sokea huuto", essential=True),
         "left_100": _p("playing", 4, "“Left 100”", "„Jäetud 100”", "”Jätetty 100”"),
         "must_trump": _p(
             "playing",
@@ -431,7 +431,7 @@ THOUSAND = GameLayout(
             2,
             "Points for giving up a blind contract",
             "Punktid pimedast lepingust loobumisel",
-            "Pisteet sokkosopimuksesta luopumisesta",
+            "Pisteet sokeasta sopimuksesta luopumisesta",
             shown_when={"blind_bidding": [True]},
         ),
         "lottery_points": _p(

@@ -202,3 +202,23 @@ def test_visible_descriptions_carry_no_rule_ids() -> None:
                 assert not re.search(r"\(\s*[PHT]\d+|\[[PHT]\d+\]", text), (game.name, name, lang, text)
             label = prop.get("x-label", {})
             assert set(label) == set(LANGS), (game.name, name)
+
+
+EVENT = re.compile(r"(?:Event|_event)\(\s*\"([a-z_]+)\"")
+DESCRIBED = re.compile(r"case \"([a-z_]+)\"")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_log_event_reads_in_the_language(lang: str) -> None:
+    """An event the table module does not describe falls back to its catalogue text ("event: <type>"),
+    so the log never shows an English word in et or fi."""
+    table = i18n.messages(lang)
+    missing = []
+    for name in games.GAMES:
+        emitted = set()
+        for path in (ROOT / "app" / "games" / name).glob("*.py"):
+            emitted |= set(EVENT.findall(path.read_text(encoding="utf-8")))
+        script = ROOT / "static" / "js" / "tables" / f"{name}.js"
+        described = set(DESCRIBED.findall(script.read_text(encoding="utf-8"))) if script.exists() else set()
+        missing += [f"{name}: {kind}" for kind in sorted(emitted - described) if not table.get(f"event: {kind}")]
+    assert not missing, f"{lang}: log events without a text: {missing}"

@@ -14,7 +14,7 @@ function gameTitle(game) {
 }
 
 // One seat count: the room's seats, bounded by what the game's sheet allows; the sheet's own player
-// count follows it ("most": raised when the room has more seats, "exact": the same number).
+// count ("most" players or an "exact" number) is set to it.
 function seatRule(game) {
   const schema = game.schema || {};
   const option = seatOption(schema);
@@ -41,11 +41,12 @@ function showSeatRange() {
 }
 
 function applySeats() {
-  const { option, role } = seatRule(state.game);
+  const { option } = seatRule(state.game);
   const seats = Number($("#seats").value);
   if (!option || !Number.isInteger(seats)) return;
-  const base = Number(presetValues()[option]);
-  state.form.set(option, role === "exact" ? seats : Math.max(seats, Number.isFinite(base) ? base : seats));
+  // The table is as big as the room: the sheet's count follows the seats (a house rule only when it
+  // goes beyond the preset's, see houseRules).
+  state.form.set(option, seats);
 }
 
 function showFieldError(id, message) {

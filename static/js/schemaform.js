@@ -131,13 +131,13 @@ export function seatOption(schema) {
 }
 
 // A description worth showing under its label: not the label again in other words ("Tournament:
-// starting chips." under "Starting chips").
+// starting chips." under "Starting chips", "Cash game or tournament." under "Cash game or tournament").
 function addsToLabel(help, label) {
   if (!help) return false;
-  const plain = (text) => text.toLowerCase().replace(/[^\p{L}\p{N} ]+/gu, " ").replace(/\s+/g, " ").trim();
-  const a = plain(help);
-  const b = plain(label);
-  return !(a.includes(b) && a.length - b.length < 20);
+  const words = (text) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 3));
+  const labelWords = words(label);
+  const extra = [...words(help)].filter((word) => !labelWords.has(word));
+  return extra.length > 1;
 }
 
 function sameValue(a, b) {

@@ -225,3 +225,30 @@ def test_a_refused_move_shows_its_reason_in_the_page_language(
     refusal = waiting.page.locator(".refusal")
     refusal.wait_for(state="visible")
     assert refusal.inner_text() == reason
+
+
+def test_a_refused_sheet_is_explained_beside_the_seats_in_the_page_language(
+    people: Callable[..., Player],
+) -> None:
+    host = people(lang="et")
+    page = open_home(host)
+    page.check("#game-palace")
+    page.click("#sheet-details summary")
+    page.select_option("#opt-deck", value='"36"')
+    page.fill("#seats", "5")
+    page.fill("#host-name", "Kati")
+    page.click("#create-button")
+    # The server refuses the sheet's player count; the form shows why beside the one seat count.
+    error = page.locator("[data-option=most_players] .field-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == (
+        "5 mängijale on vaja 46 kaarti, aga pakis on ainult 36: vali vähem mängijaid või rohkem kaarte."
+    )
+    assert page.url.endswith("/")
+    # Three seats fit a 36-card deck: the sheet's count follows the room's seats, so the room is made.
+    page.fill("#seats", "3")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/r/[^/]+$"))
+    page.wait_for_function("() => window.houserules && window.houserules.room")
+    sheet = page.evaluate("() => window.houserules.room.sheet")
+    assert (sheet["deck"], sheet["most_players"]) == ("36", 3)

@@ -306,10 +306,18 @@ function levelsEditor(schema, prop, id, errorId, onEdit) {
   return { element: editor, write, read, check, focus: () => (body.querySelector("input") || add).focus() };
 }
 
+// The form's own styles (static/css/form.css), linked once on pages that do not link them already
+// (the room page's lobby sheet).
+function ensureStyles() {
+  if (document.querySelector('link[href*="css/form.css"]')) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/form.css" }));
+}
+
 // The form. Options marked essential go to `essentials` when that container is given (the home page
 // shows them before "More house rules"); the others go to `container`, one fieldset per topic group.
 // The sheet's seat option is hidden (the room's seats set it) unless `showSeatOption`.
 export function buildSheetForm(container, schema, values, { onChange, essentials = null, showSeatOption = false } = {}) {
+  ensureStyles();
   clear(container);
   if (essentials) clear(essentials);
   const inputs = {};

@@ -223,3 +223,28 @@ def test_every_log_event_reads_in_the_language(lang: str) -> None:
         unread = sorted(kind for kind in emitted - described if not table.get(f"event: {kind}"))
         missing += [f"{name}: {kind}" for kind in unread]
     assert not missing, f"{lang}: log events without a text: {missing}"
+
+
+# The polite or plural "you" and its verb forms; words that only look like them are listed apart.
+FORMAL = {
+    "et": re.compile(
+        r"\b(?:[Tt]eie|[Tt]eil|[Tt]eid|[Tt]eile|saate|olete|võite|peate|teete|\w{3,}(?:ge|ke))\b"
+    ),
+    "fi": re.compile(r"\b(?:[Tt]e|[Tt]eidän|[Tt]eillä|[Tt]eitä|[Tt]eille|olette|voitte|\w{3,}(?:kaa|kää))\b"),
+}
+NOT_FORMAL = {"mänge", "kõige", "väike", "kõrge", "hylkää", "paikkaa", "pakkaa"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_one_informal_register(lang: str) -> None:
+    """Friends at a table: "sina" in Estonian, "sinä" in Finnish, never the polite or plural form."""
+    found = []
+    for message in i18n.catalog(lang):
+        if not message.id:
+            continue
+        texts = [message.string] if isinstance(message.string, str) else list(message.string or ())
+        for text in texts:
+            words = {word for word in FORMAL[lang].findall(text or "") if word.lower() not in NOT_FORMAL}
+            if words:
+                found.append(f"{message.id!r}: {sorted(words)}")
+    assert not found, f"{lang}: formal forms: {found}"

@@ -202,7 +202,7 @@ export function closestPreset(schema, presets, values) {
 
 function levelsEditor(schema, prop, id, errorId, onEdit) {
   const body = h("tbody");
-  const editor = h("div", { class: "levels-editor", id, "aria-describedby": errorId });
+  const editor = h("div", { class: "levels-editor", id, role: "group", "aria-describedby": errorId });
   const structures = prop["x-structures"] || {};
   const start = h("select", { id: `${id}-structure`, "aria-label": t("Start from a blind structure") },
     h("option", { value: "" }, t("Start from a ready structure…")),

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from app.games.holdem.rules import LEVELS_TURBO
 
-GROUPS: tuple[str, ...] = ("dealing", "playing", "special_cards", "scoring", "timers", "table_money", "other")
+GROUPS: tuple[str, ...] = ("dealing", "playing", "special_cards", "scoring", "timers", "chips", "other")
 
 Label = tuple[str, str, str]  # en, et, fi
 ShownWhen = Mapping[str, Any]  # option -> list of values it must hold, or {"not": [values]}
@@ -216,7 +216,7 @@ HOLDEM = GameLayout(
             "Korttien näyttäminen jaon jälkeen",
         ),
         "format": _p(
-            "table_money",
+            "chips",
             0,
             "Cash game or tournament",
             "Rahamäng või turniir",
@@ -224,31 +224,31 @@ HOLDEM = GameLayout(
             essential=True,
         ),
         "small_blind": _p(
-            "table_money", 1, "Small blind", "Väike blind", "Pieni blindi", essential=True, shown_when=_CASH
+            "chips", 1, "Small blind", "Väike blind", "Pieni blindi", essential=True, shown_when=_CASH
         ),
         "big_blind": _p(
-            "table_money", 2, "Big blind", "Suur blind", "Iso blindi", essential=True, shown_when=_CASH
+            "chips", 2, "Big blind", "Suur blind", "Iso blindi", essential=True, shown_when=_CASH
         ),
         "buy_in_default": _p(
-            "table_money", 3, "Starting stack", "Algne stäkk", "Aloituspino", essential=True, shown_when=_CASH
+            "chips", 3, "Starting stack", "Algne stäkk", "Aloituspino", essential=True, shown_when=_CASH
         ),
         "buy_in_min": _p(
-            "table_money", 4, "Smallest buy-in", "Väikseim sissemaks", "Pienin sisäänosto", shown_when=_CASH
+            "chips", 4, "Smallest buy-in", "Väikseim sissemaks", "Pienin sisäänosto", shown_when=_CASH
         ),
         "buy_in_max": _p(
-            "table_money", 5, "Largest buy-in", "Suurim sissemaks", "Suurin sisäänosto", shown_when=_CASH
+            "chips", 5, "Largest buy-in", "Suurim sissemaks", "Suurin sisäänosto", shown_when=_CASH
         ),
         "rebuy": _p(
-            "table_money",
+            "chips",
             6,
             "Rebuys between hands",
             "Juurdeost jaotuste vahel",
             "Lisäostot jakojen välissä",
             shown_when=_CASH,
         ),
-        "ante_type": _p("table_money", 7, "Antes", "Ante", "Ante"),
+        "ante_type": _p("chips", 7, "Antes", "Ante", "Ante"),
         "ante": _p(
-            "table_money",
+            "chips",
             8,
             "Ante amount",
             "Ante suurus",
@@ -256,7 +256,7 @@ HOLDEM = GameLayout(
             shown_when={**_CASH, "ante_type": {"not": ["none"]}},
         ),
         "starting_chips": _p(
-            "table_money",
+            "chips",
             9,
             "Starting chips",
             "Algžetoonid",
@@ -265,7 +265,7 @@ HOLDEM = GameLayout(
             shown_when=_TOURNAMENT,
         ),
         "levels": _p(
-            "table_money",
+            "chips",
             10,
             "Blind levels",
             "Blinditasemed",

@@ -14,7 +14,7 @@ export const GROUP_TITLES = {
   special_cards: () => t("Special cards"),
   scoring: () => t("Scoring and the end"),
   timers: () => t("Timers"),
-  table_money: () => t("Table money"),
+  chips: () => t("Chips and stakes"),
   other: () => t("Other rules"),
 };
 

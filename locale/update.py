@@ -1,7 +1,8 @@
 """Bring the message catalogues up to date with the texts in templates/ and static/js/.
 
 ``python locale/update.py`` finds every ``_("...")`` in the Jinja2 templates and every ``t("...")`` /
-``tMaybe("...")`` in the ES modules, adds the new message ids to ``locale/<lang>/LC_MESSAGES/messages.po``
+``tMaybe("...")`` in the ES modules, and the plural pairs of ``tn("one", "many", n)`` (scripts) and
+``ngettext("one", "many", n)`` (templates), adds the new message ids to ``locale/<lang>/LC_MESSAGES/messages.po``
 (keeping every translation already there) and lists what is still untranslated. Ids built at run time
 (``error: <code>``, ``event: <type>``, ``option value: <value>``, ``preset: <name>`` …) are written into
 the catalogues by hand and kept. ``--check`` changes nothing and exits 1 when a text lacks a translation.
@@ -29,11 +30,27 @@ PATTERNS = [
     re.compile(r"""\b(?:t|tMaybe)\(\s*`([^`$]*)`\s*[,)]"""),
 ]
 
+PLURAL = re.compile(r"""\b(?:tn|ngettext)\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,""")
+
+
+def _files() -> list[Path]:
+    return sorted((ROOT / "templates").rglob("*.html")) + sorted((ROOT / "static" / "js").rglob("*.js"))
+
+
+def found_plurals() -> dict[tuple[str, str], list[tuple[str, int]]]:
+    """(singular, plural) pairs of ``tn`` / ``ngettext`` calls, with where they are."""
+    pairs: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for path in _files():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for match in PLURAL.finditer(line):
+                one, many = (json.loads(f'"{part}"') if "\\" in part else part for part in match.groups())
+                pairs.setdefault((one, many), []).append((str(path.relative_to(ROOT)), number))
+    return pairs
+
 
 def found_texts() -> dict[str, list[tuple[str, int]]]:
     texts: dict[str, list[tuple[str, int]]] = {}
-    files = sorted((ROOT / "templates").rglob("*.html")) + sorted((ROOT / "static" / "js").rglob("*.js"))
-    for path in files:
+    for path in _files():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             for pattern in PATTERNS:
                 for match in pattern.finditer(line):
@@ -59,6 +76,7 @@ def load(lang: str) -> Catalog:
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     texts = found_texts()
+    plurals = found_plurals()
     missing_any = False
     for lang in LANGUAGES:
         catalog = load(lang)
@@ -68,8 +86,14 @@ def main(argv: list[str]) -> int:
                 catalog.add(text, "", locations=places)
             else:
                 message.locations = places
+        for pair, places in plurals.items():
+            message = catalog.get(pair)
+            if message is None:
+                catalog.add(pair, ("", ""), locations=places)
+            else:
+                message.locations = places
         if lang in TRANSLATED:
-            missing = [str(m.id) for m in catalog if m.id and not m.string]
+            missing = [str(m.id) for m in catalog if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
             if missing:
                 missing_any = True
                 print(f"{lang}: {len(missing)} untranslated")

@@ -197,7 +197,10 @@ class Game(ABC, Generic[StateT, SheetT]):
         """Refuse impossible combinations of options (override; raise ``InvalidSheet``)."""
 
     def sheet_schema(self) -> dict[str, Any]:
-        return self.RuleSheet.model_json_schema()
+        """The rule sheet's JSON schema with the form's layout extras (``form_layout``)."""
+        from app.games.form_layout import with_layout  # the layout imports the games' own modules
+
+        return with_layout(self.name, self.RuleSheet.model_json_schema())
 
     # -- the game ----------------------------------------------------------------------------
 

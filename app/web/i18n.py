@@ -61,6 +61,42 @@ def messages(lang: str) -> dict[str, str]:
     return table
 
 
+@cache
+def plural_forms(lang: str) -> dict[str, list[str]]:
+    """Singular id -> the translated forms of a plural entry (``ngettext``), for the scripts.
+
+    English falls back to the ids themselves (singular, plural), so it needs no entries."""
+    table: dict[str, list[str]] = {}
+    for message in catalog(lang):
+        if not isinstance(message.id, tuple) or message.fuzzy:
+            continue
+        forms = [str(form) for form in (message.string or ())]
+        if forms and all(forms):
+            table[str(message.id[0])] = forms
+    return table
+
+
+def plural_categories(lang: str) -> list[str]:
+    """The CLDR plural categories of ``lang`` in gettext's form order (``one`` first, ``other`` last),
+    which is how the scripts pick a form with ``Intl.PluralRules``."""
+    order = ("zero", "one", "two", "few", "many", "other")
+    try:
+        tags = set(Locale.parse(lang).plural_form.tags) | {"other"}
+    except (ValueError, UnknownLocaleError):
+        tags = {"one", "other"}
+    return [tag for tag in order if tag in tags]
+
+
+def script_catalogue(lang: str) -> dict[str, object]:
+    """What the ES modules read: messages, plural entries and the order of plural categories."""
+    return {
+        "lang": lang,
+        "messages": messages(lang),
+        "plurals": plural_forms(lang),
+        "plural_categories": plural_categories(lang),
+    }
+
+
 def pick_language(cookie: str | None, accept_language: str | None) -> str:
     """The cookie's language if it is one we speak, else the best match of Accept-Language."""
     if cookie in LANGUAGES:

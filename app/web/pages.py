@@ -95,6 +95,7 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
         lang=lang,
         languages=[(code, i18n.LANGUAGE_NAMES[code]) for code in i18n.LANGUAGES],
         messages=i18n.messages(lang),
+        catalogue=i18n.script_catalogue(lang),
         static_url=static_url,
         path=request.url.path,
         _=translations.gettext,
@@ -155,4 +156,4 @@ def switch_language(code: str, next: str | None = None) -> Response:
 def catalogue(lang: str) -> JSONResponse:
     if lang not in i18n.LANGUAGES:
         raise HTTPException(status_code=404, detail="Unknown language.")
-    return JSONResponse({"lang": lang, "messages": i18n.messages(lang)})
+    return JSONResponse(i18n.script_catalogue(lang))

@@ -21,16 +21,25 @@ export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
-// The card's name for screen readers and tooltips, e.g. "Queen of spades".
+// Rank and suit words for card names, by catalogue id ("card rank: queen", "card suit: spades"), so
+// each language writes a card its own way: "Queen of spades", "potiemand", "patarouva".
+const RANK_WORDS = {
+  A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six",
+  5: "five", 4: "four", 3: "three", 2: "two",
+};
+const SUIT_WORDS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+
+// The card's name for screen readers, tooltips and the log, e.g. "Queen of spades" / "potiemand".
 export function cardName(code) {
   if (!code) return t("face-down card");
   if (code[0] === "X") return t("Joker");
-  const ranks = {
-    A: t("Ace"), K: t("King"), Q: t("Queen"), J: t("Jack"), T: "10",
-  };
-  const suits = { s: t("spades"), h: t("hearts"), d: t("diamonds"), c: t("clubs") };
-  const rank = ranks[code[0]] || code[0];
-  return t("{rank} of {suit}", { rank, suit: suits[code[1]] || code[1] });
+  const rankWord = RANK_WORDS[code[0]];
+  const suitWord = SUIT_WORDS[code[1]];
+  if (!rankWord || !suitWord) return code;
+  return t("card: {rank}{suit}", {
+    rank: t(`card rank: ${rankWord}`),
+    suit: t(`card suit: ${suitWord}`),
+  });
 }
 
 function svg(tag, attrs) {

@@ -2,8 +2,8 @@
 
 import { api, saveSeat, lastName, rememberName } from "./api.js";
 import { $, h, clear } from "./dom.js";
-import { lang, t, tMaybe } from "./i18n.js";
-import { buildSheetForm } from "./schemaform.js";
+import { lang, t, tn, tServer } from "./i18n.js";
+import { buildSheetForm, houseRules, seatOption } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
 
 const state = { games: [], game: null, form: null, saved: [] };
@@ -13,10 +13,40 @@ function gameTitle(game) {
   return (game.titles && (game.titles[lang] || game.titles.en)) || game.name;
 }
 
-function seatBounds(game) {
+// One seat count: the room's seats, bounded by what the game's sheet allows; the sheet's own player
+// count ("most" players or an "exact" number) is set to it.
+function seatRule(game) {
+  const schema = game.schema || {};
+  const option = seatOption(schema);
+  const role = (schema["x-seats"] && schema["x-seats"].role) || "most";
+  const prop = option ? schema.properties[option] : null;
   const min = game.min_players ?? 2;
-  const max = game.max_players ?? 10;
+  const max = (prop && prop.maximum) ?? game.max_players ?? 10;
+  return { option, role, min, max };
+}
+
+function seatBounds(game) {
+  const { min, max } = seatRule(game);
   return { min, max };
+}
+
+function showSeatRange() {
+  const { option, role, min, max } = seatRule(state.game);
+  const base = presetValues();
+  let text = t("{min}–{max} players", { min, max });
+  if (option && role === "most" && Number(base[option]) < max) {
+    text = t("{min}–{max} players; the preset is for up to {most}.", { min, max, most: base[option] });
+  }
+  $("#seats-range").textContent = text;
+}
+
+function applySeats() {
+  const { option } = seatRule(state.game);
+  const seats = Number($("#seats").value);
+  if (!option || !Number.isInteger(seats)) return;
+  // The table is as big as the room: the sheet's count follows the seats (a house rule only when it
+  // goes beyond the preset's, see houseRules).
+  state.form.set(option, seats);
 }
 
 function showFieldError(id, message) {
@@ -82,16 +112,26 @@ async function saveSheet() {
     note.textContent = t("Saved as “{name}”.", { name: sheet.name });
     markChanged();
   } catch (error) {
-    if (error.option && state.form.showError(error.option, error.message)) return;
-    note.textContent = tMaybe(`error: ${error.code}`) || error.message;
+    if (error.option && state.form.showError(error.option, tServer(error.message, error.code))) return;
+    note.textContent = tServer(error.message, error.code);
   }
 }
 
 function markChanged() {
   const base = presetValues();
   const now = state.form.values();
-  const changed = Object.keys(now).some((k) => JSON.stringify(now[k]) !== JSON.stringify(base[k] ?? now[k]));
-  $("#sheet-changed").hidden = !changed;
+  const changed = houseRules(state.game.schema, now, { ...now, ...base });
+  const box = $("#sheet-changed");
+  box.textContent = changed.length ? tn("{n} house rule beyond the preset", "{n} house rules beyond the preset", changed.length) : "";
+  box.hidden = !changed.length;
+  for (const field of document.querySelectorAll("#create-room [data-option]")) {
+    field.classList.toggle("house-rule", changed.includes(field.dataset.option));
+  }
+}
+
+function onSeats() {
+  applySeats();
+  markChanged();
 }
 
 function chooseGame(name) {
@@ -104,9 +144,29 @@ function chooseGame(name) {
   const seats = $("#seats");
   seats.min = min;
   seats.max = max;
-  const current = Number(seats.value);
-  if (!(current >= min && current <= max)) seats.value = String(Math.min(Math.max(4, min), max));
-  state.form = buildSheetForm($("#sheet-form"), game.schema, presetValues(), { onChange: markChanged });
+  // The sheet's player count is set here, so a refusal naming it shows beside the seats.
+  const seatField = seats.closest(".field");
+  if (seatRule(game).option) seatField.dataset.option = seatRule(game).option;
+  else delete seatField.dataset.option;
+  state.form = buildSheetForm($("#sheet-form"), game.schema, presetValues(), {
+    onChange: markChanged, essentials: $("#sheet-essentials"),
+  });
+  fitSeatsToPreset();
+}
+
+// A preset that names an exact player count (Thousand for 4) sets the seats; otherwise the seats
+// stay as chosen within the game's range.
+function fitSeatsToPreset() {
+  const { option, role, min, max } = seatRule(state.game);
+  const seats = $("#seats");
+  const base = presetValues();
+  let current = Number(seats.value);
+  if (option && role === "exact" && Number.isInteger(base[option])) current = base[option];
+  if (!(current >= min && current <= max)) current = Math.min(Math.max(4, min), max);
+  seats.value = String(current);
+  showFieldError("seats-error", null);
+  showSeatRange();
+  applySeats();
   markChanged();
 }
 
@@ -145,7 +205,9 @@ async function create(event) {
     ok = false;
   }
   if (!ok) {
-    $("#sheet-details").open = true;
+    const first = state.form.firstInvalid;
+    if (first && !state.form.isEssential(first)) $("#sheet-details").open = true;
+    if (first) state.form.focus(first);
     return;
   }
   const { kind, key } = chosen();
@@ -167,11 +229,12 @@ async function create(event) {
     window.location.assign(answer.invite || `/r/${answer.room}`);
   } catch (error) {
     button.disabled = false;
-    const message = tMaybe(`error: ${error.code}`) || error.message;
-    if (error.option && state.form.showError(error.option, message)) {
-      $("#sheet-details").open = true;
+    const message = tServer(error.message, error.code);
+    const { option } = seatRule(state.game);
+    if (error.option && error.option !== option && state.form.showError(error.option, message)) {
+      if (!state.form.isEssential(error.option)) $("#sheet-details").open = true;
       state.form.focus(error.option);
-    } else if (error.option === "seats" || error.code === "bad_seats") {
+    } else if (error.option === "seats" || error.option === option || error.code === "bad_seats") {
       showFieldError("seats-error", message);
     } else {
       const box = $("#create-error");
@@ -198,8 +261,10 @@ async function start() {
   $("#create-fields").hidden = false;
   $("#preset").addEventListener("change", () => {
     state.form.setValues(presetValues());
-    markChanged();
+    fitSeatsToPreset();
   });
+  $("#seats").addEventListener("change", onSeats);
+  $("#seats").addEventListener("input", onSeats);
   $("#create-room").addEventListener("submit", create);
   $("#save-sheet").addEventListener("click", saveSheet);
 }

@@ -1,9 +1,26 @@
-// The rule-sheet form, generated from a game's RuleSheet JSON schema (pydantic). Each option is
-// labelled with its description in the page's language (json_schema_extra "i18n"), and each field
-// has its own error line so a refusal (client check or server "option") shows beside the field.
+// The rule-sheet form, generated from a game's RuleSheet JSON schema (pydantic) and the layout
+// extras the server merges into it (app/games/form_layout.py): each option's short label
+// ("x-label"), topic group ("x-group"), order, whether it is an essential, and when it applies
+// ("x-shown-when"). An option without layout extras still renders, in the group "other".
+// Option keys and rule ids never reach the visible text: they ride in tooltips (title) only.
 
 import { h, clear } from "./dom.js";
 import { lang, t, tMaybe } from "./i18n.js";
+
+// Topic groups of "More house rules", in the order the layout lists them.
+export const GROUP_TITLES = {
+  dealing: () => t("Dealing"),
+  playing: () => t("Playing"),
+  special_cards: () => t("Special cards"),
+  scoring: () => t("Scoring and the end"),
+  timers: () => t("Timers"),
+  chips: () => t("Chips and stakes"),
+  other: () => t("Other rules"),
+};
+
+function groupTitle(group) {
+  return (GROUP_TITLES[group] || GROUP_TITLES.other)();
+}
 
 function resolve(schema, node) {
   let current = node || {};
@@ -23,7 +40,7 @@ function resolve(schema, node) {
   return current;
 }
 
-// The option's shape: {kind: bool|int|number|enum|string|list, nullable, enum, min, max}.
+// The option's shape: {kind: bool|int|number|enum|string|list|levels|json, nullable, enum, min, max}.
 export function fieldShape(schema, prop) {
   let node = resolve(schema, prop);
   let nullable = false;
@@ -46,9 +63,12 @@ export function fieldShape(schema, prop) {
   else if (node.type === "number") shape.kind = "number";
   else if (node.type === "array") {
     const items = resolve(schema, node.items || {});
-    // Lists of plain values are typed as "a, b, c"; lists of objects (blind levels) as JSON.
-    shape.kind = items.type === "object" || items.properties ? "json" : "list";
     shape.itemKind = items.type;
+    if (items.properties && items.properties.small_blind && items.properties.big_blind) {
+      shape.kind = "levels";
+    } else {
+      shape.kind = items.type === "object" || items.properties ? "json" : "list";
+    }
   } else if (node.type === "object") shape.kind = "json";
   else shape.kind = "string";
   shape.min = node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : undefined);
@@ -56,10 +76,22 @@ export function fieldShape(schema, prop) {
   return shape;
 }
 
-// The option's description in the page language, falling back to English and then the title.
+// The option's description in the page language (rule ids already taken out by the server).
 export function describe(prop, name) {
   const texts = prop.i18n || {};
-  return texts[lang] || texts.en || prop.description || prop.title || name;
+  return texts[lang] || texts.en || prop.description || prop.title || t("Rule");
+}
+
+// The option's short label; the description when the layout gives none.
+export function labelOf(prop, name) {
+  const labels = prop["x-label"] || {};
+  return labels[lang] || labels.en || describe(prop, name);
+}
+
+// A tooltip for people who know the rules by number: the rule ids and the option's key.
+function tooltip(prop, name) {
+  const rules = prop["x-rules"] || [];
+  return rules.length ? `${rules.join(", ")} · ${name}` : name;
 }
 
 // A label for an enum value: the sheet's own translations if it gives some, else the catalogue.
@@ -73,8 +105,16 @@ export function valueLabel(prop, value) {
   return tMaybe(`option value: ${value}`) || String(value).replace(/_/g, " ");
 }
 
+export function levelsText(levels) {
+  if (!Array.isArray(levels) || !levels.length) return t("none");
+  return levels
+    .map((lv) => (lv.ante ? `${lv.small_blind}/${lv.big_blind} (${t("ante")} ${lv.ante})` : `${lv.small_blind}/${lv.big_blind}`))
+    .join(", ");
+}
+
 export function formatValue(schema, prop, value) {
   const shape = fieldShape(schema, prop);
+  if (shape.kind === "levels") return levelsText(value);
   if (shape.kind === "json") return JSON.stringify(value);
   if (shape.kind === "bool" || shape.kind === "enum" || value === null) return valueLabel(prop, value);
   if (Array.isArray(value)) return value.map((v) => valueLabel(prop, v)).join(", ");
@@ -85,57 +125,291 @@ export function optionNames(schema) {
   return Object.keys(schema.properties || {});
 }
 
-export function buildSheetForm(container, schema, values, { onChange } = {}) {
+// The sheet's own player count (set from the room's seats, not shown as a rule).
+export function seatOption(schema) {
+  return (schema["x-seats"] && schema["x-seats"].option) || null;
+}
+
+// A description worth showing under its label: not the label again in other words ("Tournament:
+// starting chips." under "Starting chips", "Cash game or tournament." under "Cash game or tournament").
+function addsToLabel(help, label) {
+  if (!help) return false;
+  const words = (text) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 3));
+  const labelWords = words(label);
+  const extra = [...words(help)].filter((word) => !labelWords.has(word));
+  return extra.length > 1;
+}
+
+function sameValue(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Does an option apply, given the sheet's current values? ("x-shown-when": every condition holds.)
+export function applies(prop, values) {
+  const when = prop["x-shown-when"];
+  if (!when) return true;
+  return Object.entries(when).every(([other, rule]) => {
+    const value = values[other];
+    if (Array.isArray(rule)) return rule.some((allowed) => sameValue(allowed, value));
+    if (rule && Array.isArray(rule.not)) return !rule.not.some((refused) => sameValue(refused, value));
+    return true;
+  });
+}
+
+// Options in the form's order: essentials first, then by group and order.
+export function orderedOptions(schema) {
+  const props = schema.properties || {};
+  const groups = schema["x-groups"] || Object.keys(GROUP_TITLES);
+  const rank = (name) => {
+    const prop = props[name];
+    const group = groups.indexOf(prop["x-group"] || "other");
+    return [group < 0 ? groups.length : group, prop["x-order"] ?? 1000];
+  };
+  return Object.keys(props).sort((a, b) => {
+    const [ga, oa] = rank(a);
+    const [gb, ob] = rank(b);
+    return ga - gb || oa - ob;
+  });
+}
+
+// Options that differ from the base sheet (a preset), leaving out the seat count, which is the room's.
+export function houseRules(schema, values, base) {
+  const seat = seatOption(schema);
+  const role = schema["x-seats"] && schema["x-seats"].role;
+  const changed = [];
+  for (const name of optionNames(schema)) {
+    if (!base || !(name in base) || !(name in values)) continue;
+    if (name === seat && (role === "exact" || Number(values[name]) <= Number(base[name]))) continue;
+    if (!sameValue(values[name], base[name])) changed.push(name);
+  }
+  return changed;
+}
+
+// The preset a sheet reads as: the one it differs from in the fewest rules (the first listed on a
+// tie). Rooms keep the whole agreed sheet, so this names the preset on the printed sheet.
+export function closestPreset(schema, presets, values) {
+  let best = null;
+  let fewest = Infinity;
+  for (const [name, preset] of Object.entries(presets || {})) {
+    const count = houseRules(schema, { ...preset, ...values }, preset).length;
+    if (count < fewest) {
+      best = name;
+      fewest = count;
+    }
+  }
+  return best;
+}
+
+function levelsEditor(schema, prop, id, errorId, onEdit) {
+  const body = h("tbody");
+  const editor = h("div", { class: "levels-editor", id, role: "group", "aria-describedby": errorId });
+  const structures = prop["x-structures"] || {};
+  const start = h("select", { id: `${id}-structure`, "aria-label": t("Start from a blind structure") },
+    h("option", { value: "" }, t("Start from a ready structure…")),
+    Object.keys(structures).map((key) => h("option", { value: key }, t(`blind structure: ${key}`))));
+
+  function cell(value, min, label) {
+    return h("td", {}, h("input", {
+      type: "number", inputmode: "numeric", min, step: 1, value: String(value ?? ""), "aria-label": label,
+    }));
+  }
+
+  function renumber() {
+    [...body.rows].forEach((row, index) => {
+      row.cells[0].textContent = String(index + 1);
+      const inputs = row.querySelectorAll("input");
+      inputs[0].setAttribute("aria-label", t("Level {n}: small blind", { n: index + 1 }));
+      inputs[1].setAttribute("aria-label", t("Level {n}: big blind", { n: index + 1 }));
+      inputs[2].setAttribute("aria-label", t("Level {n}: ante", { n: index + 1 }));
+      row.querySelector("button").setAttribute("aria-label", t("Remove level {n}", { n: index + 1 }));
+    });
+  }
+
+  function addRow(level) {
+    const remove = h("button", { type: "button", class: "remove-level" }, "×");
+    const row = h("tr", {},
+      h("td", { class: "level-no" }, ""),
+      cell(level.small_blind, 1, ""), cell(level.big_blind, 1, ""), cell(level.ante ?? 0, 0, ""),
+      h("td", {}, remove));
+    remove.addEventListener("click", () => {
+      row.remove();
+      renumber();
+      onEdit();
+    });
+    for (const input of row.querySelectorAll("input")) input.addEventListener("change", onEdit);
+    body.append(row);
+  }
+
+  function write(levels) {
+    clear(body);
+    for (const level of levels || []) addRow(level);
+    renumber();
+  }
+
+  function read() {
+    return [...body.rows].map((row) => {
+      const [sb, bb, ante] = [...row.querySelectorAll("input")].map((input) => input.value.trim());
+      return {
+        small_blind: sb === "" ? NaN : Number(sb),
+        big_blind: bb === "" ? NaN : Number(bb),
+        ante: ante === "" ? 0 : Number(ante),
+      };
+    });
+  }
+
+  const add = h("button", { type: "button", class: "add-level" }, t("Add a level"));
+  add.addEventListener("click", () => {
+    const rows = read();
+    const last = rows[rows.length - 1];
+    const next = last && Number.isFinite(last.big_blind)
+      ? { small_blind: last.big_blind, big_blind: last.big_blind * 2, ante: last.ante ? last.big_blind * 2 : 0 }
+      : { small_blind: 10, big_blind: 20, ante: 0 };
+    addRow(next);
+    renumber();
+    onEdit();
+    body.rows[body.rows.length - 1].querySelector("input").focus();
+  });
+  start.addEventListener("change", () => {
+    if (!start.value) return;
+    write(structures[start.value]);
+    start.value = "";
+    onEdit();
+  });
+  editor.append(
+    h("div", { class: "levels-start" }, start),
+    h("div", { class: "levels-scroll" },
+      h("table", { class: "levels-table" },
+        h("thead", {}, h("tr", {},
+          h("th", { scope: "col" }, t("Level")),
+          h("th", { scope: "col" }, t("Small blind")),
+          h("th", { scope: "col" }, t("Big blind")),
+          h("th", { scope: "col" }, t("Ante")),
+          h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Remove"))))),
+        body)),
+    add);
+
+  function check() {
+    const rows = read();
+    for (const [index, row] of rows.entries()) {
+      const n = index + 1;
+      if (![row.small_blind, row.big_blind, row.ante].every(Number.isInteger)) {
+        return t("Level {n}: enter whole numbers.", { n });
+      }
+      if (row.small_blind < 1 || row.big_blind < 1 || row.ante < 0) return t("Level {n}: blinds start at 1.", { n });
+      if (row.small_blind > row.big_blind) {
+        return t("Level {n}: the small blind may not exceed the big blind.", { n });
+      }
+    }
+    return null;
+  }
+
+  return { element: editor, write, read, check, focus: () => (body.querySelector("input") || add).focus() };
+}
+
+// The form's own styles (static/css/form.css), linked once on pages that do not link them already
+// (the room page's lobby sheet).
+function ensureStyles() {
+  if (document.querySelector('link[href*="css/form.css"]')) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/form.css" }));
+}
+
+// The form. Options marked essential go to `essentials` when that container is given (the home page
+// shows them before "More house rules"); the others go to `container`, one fieldset per topic group.
+// The sheet's seat option is hidden (the room's seats set it) unless `showSeatOption`.
+export function buildSheetForm(container, schema, values, { onChange, essentials = null, showSeatOption = false } = {}) {
+  ensureStyles();
   clear(container);
+  if (essentials) clear(essentials);
   const inputs = {};
   const errors = {};
+  const fields = {};
+  const hiddenValues = {};
   const props = schema.properties || {};
-  for (const name of Object.keys(props)) {
+  const seat = showSeatOption ? null : seatOption(schema);
+  const groupBoxes = {};
+  const essentialFields = [];
+  const mainBox = essentials || h("fieldset", { class: "sheet-group essentials" }, h("legend", {}, t("Main rules")));
+  if (!essentials) container.append(mainBox);
+
+  function boxFor(group) {
+    if (!groupBoxes[group]) {
+      groupBoxes[group] = h("fieldset", { class: "sheet-group", dataset: { group } }, h("legend", {}, groupTitle(group)));
+      container.append(groupBoxes[group]);
+    }
+    return groupBoxes[group];
+  }
+
+  for (const name of orderedOptions(schema)) {
     const prop = props[name];
+    if (name === seat) {
+      hiddenValues[name] = prop.default;
+      continue;
+    }
     const shape = fieldShape(schema, prop);
     const id = `opt-${name}`;
     const errorId = `${id}-error`;
+    const helpId = `${id}-help`;
+    const described = `${helpId} ${errorId}`;
     let input;
+    let levels = null;
     if (shape.kind === "bool") {
-      input = h("input", { type: "checkbox", id, name, "aria-describedby": errorId });
+      input = h("input", { type: "checkbox", id, name, "aria-describedby": described });
     } else if (shape.kind === "enum") {
-      input = h("select", { id, name, "aria-describedby": errorId });
+      input = h("select", { id, name, "aria-describedby": described });
       const choices = shape.nullable ? [null, ...shape.enum] : shape.enum;
       for (const value of choices) {
         input.append(h("option", { value: JSON.stringify(value) }, valueLabel(prop, value)));
       }
     } else if (shape.kind === "int" || shape.kind === "number") {
       input = h("input", {
-        type: "number", id, name, inputmode: "numeric", "aria-describedby": errorId,
+        type: "number", id, name, inputmode: "numeric", "aria-describedby": described,
         min: shape.min, max: shape.max, step: shape.kind === "int" ? 1 : "any",
       });
       if (shape.nullable) input.placeholder = t("none");
     } else if (shape.kind === "list") {
-      input = h("input", { type: "text", id, name, "aria-describedby": errorId });
+      input = h("input", { type: "text", id, name, "aria-describedby": described });
       input.placeholder = t("comma-separated");
+    } else if (shape.kind === "levels") {
+      levels = levelsEditor(schema, prop, id, errorId, () => changed(name));
+      input = levels.element;
     } else if (shape.kind === "json") {
-      input = h("textarea", { id, name, rows: 3, spellcheck: "false", "aria-describedby": errorId, class: "json" });
+      input = h("textarea", { id, name, rows: 3, spellcheck: "false", "aria-describedby": described, class: "json" });
     } else {
-      input = h("input", { type: "text", id, name, "aria-describedby": errorId, maxlength: prop.maxLength });
+      input = h("input", { type: "text", id, name, "aria-describedby": described, maxlength: prop.maxLength });
     }
     const error = h("p", { class: "field-error", id: errorId, role: "alert", hidden: true });
-    const label = h("label", { for: id }, describe(prop, name));
-    const meta = h("small", { class: "option-name" }, name);
+    const labelText = labelOf(prop, name);
+    const help = describe(prop, name);
+    const label = levels
+      ? h("span", { class: "label", id: `${id}-label`, title: tooltip(prop, name) }, labelText)
+      : h("label", { for: id, title: tooltip(prop, name) }, labelText);
+    const helpLine = addsToLabel(help, labelText) ? h("small", { class: "help", id: helpId }, help) : null;
     const field = h("div", { class: `field field-${shape.kind}`, dataset: { option: name } });
-    if (shape.kind === "bool") field.append(h("div", { class: "check" }, input, label), meta, error);
-    else field.append(label, input, meta, error);
-    container.append(field);
-    inputs[name] = { input, shape, prop };
+    if (shape.kind === "bool") field.append(h("div", { class: "check" }, input, label), helpLine || "", error);
+    else field.append(label, input, helpLine || "", error);
+    if (levels) input.setAttribute("aria-labelledby", `${id}-label`);
+    const essential = Boolean(prop["x-essential"]);
+    if (essential) essentialFields.push([prop["x-essential-order"] ?? 1000, field]);
+    else boxFor(prop["x-group"] || "other").append(field);
+    fields[name] = field;
+    inputs[name] = { input, shape, prop, levels };
     errors[name] = error;
-    input.addEventListener("change", () => {
-      showError(name, null);
-      validateOne(name);
-      if (onChange) onChange(name);
-    });
+    if (!levels) input.addEventListener("change", () => changed(name));
+  }
+
+  essentialFields.sort((a, b) => a[0] - b[0]).forEach(([, field]) => mainBox.append(field));
+
+  function changed(name) {
+    showError(name, null);
+    validateOne(name);
+    refresh();
+    if (onChange) onChange(name);
   }
 
   function read(name) {
-    const { input, shape } = inputs[name];
+    if (!(name in inputs)) return hiddenValues[name];
+    const { input, shape, levels } = inputs[name];
+    if (levels) return levels.read();
     if (shape.kind === "bool") return input.checked;
     if (shape.kind === "enum") return JSON.parse(input.value);
     if (shape.kind === "int" || shape.kind === "number") {
@@ -157,64 +431,82 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
   }
 
   function write(name, value) {
-    const { input, shape } = inputs[name];
-    if (shape.kind === "bool") input.checked = Boolean(value);
+    if (!(name in inputs)) {
+      hiddenValues[name] = value;
+      return;
+    }
+    const { input, shape, levels } = inputs[name];
+    if (levels) levels.write(value || []);
+    else if (shape.kind === "bool") input.checked = Boolean(value);
     else if (shape.kind === "enum") input.value = JSON.stringify(value === undefined ? null : value);
     else if (shape.kind === "list") input.value = (value || []).join(", ");
     else if (shape.kind === "json") input.value = value === undefined ? "" : JSON.stringify(value);
     else input.value = value === null || value === undefined ? "" : String(value);
   }
 
+  function allValues() {
+    const out = {};
+    for (const name of optionNames(schema)) out[name] = read(name);
+    return out;
+  }
+
+  // Hide what cannot apply now, and any group left empty.
+  function refresh() {
+    const now = allValues();
+    for (const [name, field] of Object.entries(fields)) field.hidden = !applies(props[name], now);
+    for (const box of Object.values(groupBoxes)) {
+      box.hidden = ![...box.querySelectorAll(":scope > .field")].some((field) => !field.hidden);
+    }
+  }
+
   function showError(name, message) {
     const error = errors[name];
-    if (!error) return false;
+    if (!error || fields[name].hidden) return false;
     error.textContent = message || "";
     error.hidden = !message;
-    inputs[name].input.setAttribute("aria-invalid", message ? "true" : "false");
+    const { input } = inputs[name];
+    input.setAttribute("aria-invalid", message ? "true" : "false");
     return true;
   }
 
-  function validateOne(name) {
-    const { input, shape } = inputs[name];
-    if (shape.kind === "json" && read(name) === undefined) {
-      showError(name, t("This is not valid JSON."));
-      return false;
-    }
-    if (shape.kind !== "int" && shape.kind !== "number") return true;
+  function problem(name) {
+    const { shape, levels } = inputs[name];
+    if (levels) return levels.check();
+    if (shape.kind === "json" && read(name) === undefined) return t("This is not valid JSON.");
+    if (shape.kind !== "int" && shape.kind !== "number") return null;
     const value = read(name);
-    if (value === undefined || (typeof value === "number" && Number.isNaN(value))) {
-      showError(name, t("Enter a number."));
+    if (value === undefined || (typeof value === "number" && Number.isNaN(value))) return t("Enter a number.");
+    if (value === null) return null;
+    if (shape.kind === "int" && !Number.isInteger(value)) return t("Enter a whole number.");
+    if (shape.min !== undefined && value < shape.min) return t("At least {n}.", { n: shape.min });
+    if (shape.max !== undefined && value > shape.max) return t("At most {n}.", { n: shape.max });
+    return null;
+  }
+
+  function validateOne(name) {
+    if (fields[name].hidden) return true;
+    const message = problem(name);
+    if (message) {
+      showError(name, message);
       return false;
     }
-    if (value === null) return true;
-    if (shape.kind === "int" && !Number.isInteger(value)) {
-      showError(name, t("Enter a whole number."));
-      return false;
-    }
-    if (shape.min !== undefined && value < shape.min) {
-      showError(name, t("At least {n}.", { n: shape.min }));
-      return false;
-    }
-    if (shape.max !== undefined && value > shape.max) {
-      showError(name, t("At most {n}.", { n: shape.max }));
-      return false;
-    }
-    input.setAttribute("aria-invalid", "false");
+    inputs[name].input.setAttribute("aria-invalid", "false");
     return true;
   }
 
   const form = {
-    values() {
-      const out = {};
-      for (const name of Object.keys(inputs)) out[name] = read(name);
-      return out;
-    },
+    values: allValues,
     setValues(next) {
-      for (const name of Object.keys(inputs)) {
+      for (const name of optionNames(schema)) {
         const fallback = props[name].default;
         write(name, next && name in next ? next[name] : fallback);
-        showError(name, null);
+        if (name in inputs) showError(name, null);
       }
+      refresh();
+    },
+    set(name, value) {
+      write(name, value);
+      refresh();
     },
     showError,
     clearErrors() {
@@ -222,29 +514,55 @@ export function buildSheetForm(container, schema, values, { onChange } = {}) {
     },
     validate() {
       let ok = true;
-      for (const name of Object.keys(inputs)) ok = validateOne(name) && ok;
+      let first = null;
+      for (const name of Object.keys(inputs)) {
+        const good = validateOne(name);
+        if (!good && !first) first = name;
+        ok = good && ok;
+      }
+      form.firstInvalid = first;
       return ok;
     },
-    focus(name) {
-      if (inputs[name]) inputs[name].input.focus();
+    isEssential(name) {
+      return Boolean(props[name] && props[name]["x-essential"]);
     },
+    focus(name) {
+      if (!inputs[name]) return;
+      if (inputs[name].levels) inputs[name].levels.focus();
+      else inputs[name].input.focus();
+    },
+    firstInvalid: null,
   };
   form.setValues(values);
   return form;
 }
 
-// The read-only sheet as a table (printable page, room side panel).
-export function sheetTable(schema, values) {
+// The read-only sheet as a table (printable page): each option applying to this sheet, its agreed
+// value, and a "house rule" mark where it differs from the base sheet (the preset it started from).
+export function sheetTable(schema, values, { base = null } = {}) {
   const props = schema.properties || {};
+  const seat = seatOption(schema);
+  const now = {};
+  for (const name of optionNames(schema)) now[name] = values && name in values ? values[name] : props[name].default;
+  const changed = new Set(base ? houseRules(schema, now, base) : []);
   const body = h("tbody");
-  for (const name of Object.keys(props)) {
+  for (const name of orderedOptions(schema)) {
     const prop = props[name];
-    const value = values && name in values ? values[name] : prop.default;
-    const changed = JSON.stringify(value) !== JSON.stringify(prop.default);
+    if (name === seat || !applies(prop, now)) continue;
+    const isChanged = changed.has(name);
+    const rules = prop["x-rules"] || [];
+    const note = [describe(prop, name), rules.length ? `(${rules.join(", ")})` : ""].filter(Boolean).join(" ");
+    const valueCell = h("td", { class: "value" }, formatValue(schema, prop, now[name]));
+    if (isChanged) {
+      valueCell.append(
+        h("span", { class: "house-rule-mark" }, t("house rule")),
+        h("small", { class: "preset-value" }, t("in the preset: {value}", { value: formatValue(schema, prop, base[name]) })),
+      );
+    }
     body.append(
-      h("tr", { dataset: { option: name }, class: changed ? "changed" : "" },
-        h("th", { scope: "row" }, describe(prop, name), h("small", { class: "option-name" }, name)),
-        h("td", { class: "value" }, formatValue(schema, prop, value)),
+      h("tr", { dataset: { option: name }, class: isChanged ? "changed house-rule" : "" },
+        h("th", { scope: "row", title: name }, labelOf(prop, name), h("small", { class: "rule-note" }, note)),
+        valueCell,
       ),
     );
   }

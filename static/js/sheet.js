@@ -1,10 +1,11 @@
-// The room's rule sheet as a printable agreement page: every option with its description in the
-// page's language, the agreed value (changes from the default in bold), and a line per player to sign.
+// The room's rule sheet as a printable agreement page: the preset it started from, every option
+// that applies with its agreed value, a "house rule" mark on each option that differs from the
+// preset, and a line per player to sign.
 
 import { api } from "./api.js";
 import { $, h, replace } from "./dom.js";
-import { lang, t } from "./i18n.js";
-import { sheetTable } from "./schemaform.js";
+import { lang, t, tn } from "./i18n.js";
+import { closestPreset, houseRules, sheetTable } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
 
 const roomId = $("#sheet-page").dataset.room;
@@ -25,16 +26,28 @@ async function start() {
   const title = (game && game.titles && (game.titles[lang] || game.titles.en)) || info.game;
   const sheet = info.sheet || {};
   const options = sheet.options || sheet;
+  const presetName = info.preset || (game ? closestPreset(game.schema, game.presets, options) : null);
+  const base = game && presetName ? (game.presets || {})[presetName] || null : null;
   $("#sheet-title").textContent = `${title} · ${t("Rule sheet")}`;
   document.title = `${title} · ${t("Rule sheet")} · Houserules`;
   const parts = [];
-  if (sheet.name || info.preset) parts.push(h("p", {}, sheet.name || presetLabel(info.preset)));
-  parts.push(game ? sheetTable(game.schema, options) : h("pre", {}, JSON.stringify(options, null, 2)));
+  const seats = info.capacity ? tn("{n} seat", "{n} seats", info.capacity) : "";
+  if (base) {
+    const changed = houseRules(game.schema, { ...base, ...options }, base);
+    parts.push(h("p", { class: "sheet-preset", id: "sheet-preset" },
+      t("Based on the preset {name}", { name: presetLabel(presetName) }), seats ? ` · ${seats}` : ""));
+    parts.push(h("p", { class: "note", id: "sheet-house-rules" }, changed.length
+      ? tn("{n} rule differs from the preset: marked “house rule”.", "{n} rules differ from the preset: each is marked “house rule”.", changed.length)
+      : t("Played exactly as the preset.")));
+  } else if (seats) {
+    parts.push(h("p", { class: "sheet-preset", id: "sheet-preset" }, seats));
+  }
+  parts.push(game ? sheetTable(game.schema, options, { base }) : h("pre", {}, JSON.stringify(options, null, 2)));
   replace($("#sheet-body"), parts);
-  const seats = (info.seats || []).filter((s) => s.name);
+  const seated = (info.seats || []).filter((s) => s.name);
   const signatures = $("#signatures");
-  replace(signatures, seats.map((s) => h("div", {}, s.name)));
-  signatures.hidden = !seats.length;
+  replace(signatures, seated.map((s) => h("div", {}, s.name)));
+  signatures.hidden = !seated.length;
   $("#sheet-loading").hidden = true;
 }
 

@@ -25,7 +25,7 @@ def test_language_comes_from_the_browser_and_the_switch_changes_it(people: Calla
     assert "Kortteja pakassa" in (page.text_content("#sheet-form") or "")
     page.click("a[data-lang=et]")
     page.wait_for_selector("html[lang=et]")
-    assert page.inner_text("h1") == "Kaardimängud teie oma kodureeglitega"
+    assert page.inner_text("h1") == "Kaardimängud oma kodureeglitega"
     page.wait_for_selector("#create-fields:not([hidden])")
     assert "Kaarte pakis" in (page.text_content("#sheet-form") or "")
     assert page.inner_text("#create-button") == "Loo tuba"

@@ -131,7 +131,7 @@ def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], 
     page.wait_for_selector("#create-fields:not([hidden])")
     page.click("#sheet-details summary")
     page.select_option("#opt-deck", value='"36"')
-    page.fill("#seats", "2")
+    page.fill("#seats", "5")
     page.fill("#host-name", "Kati")
     page.click("#create-button")
     error = page.locator("[data-option=most_players] .field-error")

@@ -135,7 +135,8 @@ def test_a_spectator_can_take_a_free_seat(people: Callable[..., Player]) -> None
 def test_the_host_changes_the_rules_in_the_lobby(people: Callable[..., Player]) -> None:
     host = people()
     guest = people()
-    invite = create_room(host, "palace", seats=2, name="Kati")
+    # Five seats: the sheet's player count is the room's, so a 36-card deck cannot deal for them.
+    invite = create_room(host, "palace", seats=5, name="Kati")
     join(guest, invite, "Mati")
     assert guest.page.locator("#lobby-sheet").is_hidden()
     host.page.click("#lobby-sheet summary")

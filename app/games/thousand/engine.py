@@ -106,7 +106,8 @@ class Thousand(Game[State, Sheet]):
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             return IllegalAction("bad_seat", "No such seat.")
-        if seat not in self.to_act(state):
+        early = kind in auction.EARLY_MOVES and auction.before_bidding(state)
+        if seat not in self.to_act(state) and not early:  # the auction checks early claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")
         if kind not in ACTIONS_BY_PHASE[state.phase]:
             return IllegalAction("wrong_phase", f"A '{kind}' is not possible in the {state.phase} phase.")
@@ -137,14 +138,20 @@ class Thousand(Game[State, Sheet]):
         if state.phase == "lottery":
             assert state.lottery is not None
             return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
+        if auction.before_bidding(state):
+            # [T5, T6] before the opening bid any player may look, claim a redeal or run the
+            # lottery out of turn. This tells what a seat holds: the room shows each seat only itself.
+            return [state.turn] + [
+                s for s in state.active() if s != state.turn and auction.early_claims(state, s)
+            ]
         return [state.turn]
 
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take
         the talon, give or lay aside the lowest cards, and play the lowest legal card."""
-        if seat not in self.to_act(state):
-            return None
         phase = state.phase
+        if seat not in self.to_act(state) or (phase != "lottery" and seat != state.turn):
+            return None  # an out-of-turn claim is a choice, never a default [T5, T6]
         choice: Action
         if phase == "auction":
             choice = {"type": "bid", "value": state.sheet.opening_bid} if state.bid == 0 else {"type": "pass"}

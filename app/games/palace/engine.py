@@ -234,7 +234,7 @@ def _plays(t: Table, seat: int) -> list[Action]:
     source = _source(p)
     if source == "hand":
         for rank, group in _groups(p.hand).items():
-            if not fits(sheet, rank, active):
+            if not fits(sheet, rank, active) or (t.opening_rank is not None and rank != t.opening_rank):
                 continue
             for cards in _sub_multisets(group, 1, len(group)):
                 if not _goes_out_on_special(t, p, rank, len(cards)):
@@ -439,6 +439,7 @@ class _Move:
         "drawn",
         "events",
         "idle",
+        "opening_rank",
         "out",
         "phase",
         "pile",
@@ -464,6 +465,7 @@ class _Move:
         self.out = t.out
         self.idle = t.idle
         self.reason = t.reason
+        self.opening_rank = t.opening_rank
         self.events: list[Event] = []
 
     def freeze(self) -> Table:
@@ -482,6 +484,7 @@ class _Move:
             out=self.out,
             idle=self.idle,
             reason=self.reason,
+            opening_rank=self.opening_rank,
         )
 
     def emit(self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None) -> None:
@@ -673,6 +676,8 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         m.add_seat = None
         m.add_cards = ()
     _HANDLERS[kind](t, m, seat, action)
+    if t.phase == "play":
+        m.opening_rank = None  # P5: the opening constraint binds the first move only
     if m.phase == "play" and t.phase == "play":
         m.idle = 0 if _progress_of(m) != before else t.idle + 1
         if m.idle >= t.sheet.stalemate_moves:
@@ -713,12 +718,26 @@ def _start_play(m: _Move) -> None:
     elif sheet.opening in ("lowest_card", "first_three"):
         ranks = RANKS if sheet.opening == "lowest_card" else RANKS[1:]
         for rank in ranks:
-            holders = [s for s, p in enumerate(m.players) if any(c[0] == rank for c in p.hand)]
+            holders = [s for s, p in enumerate(m.players) if rank in _opening_ranks(sheet, p)]
             if holders:
                 start = holders[0]
                 break
+    elif sheet.opening == "left_plays_lowest":
+        # P5 (wikihow): "diilerist vasakule jääv inimene mängib käes olevat kõige madalamat kaarti".
+        ranks_held = [c[0] for c in m.players[0].hand if c[0] in VALUE and c[0] != "X"]
+        m.opening_rank = min(ranks_held, key=VALUE.__getitem__) if ranks_held else None
     m.turn = start
     m.emit("play_started", {"turn": start})
+
+
+def _opening_ranks(sheet: RuleSheet, p: Player) -> set[str]:
+    """P5: the ranks that count for who opens, from the hand, the face-up cards or both."""
+    cards: list[str] = []
+    if sheet.opening_cards != "face_up":
+        cards.extend(p.hand)
+    if sheet.opening_cards != "hand":
+        cards.extend(c for c in p.face_up if c is not None)
+    return {c[0] for c in cards}
 
 
 def _after_ready(m: _Move) -> None:
@@ -781,6 +800,8 @@ def _do_play(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     rank = _same_rank(cards)
     _check_held(p, cards)
     _check_fits(t, rank)
+    if t.opening_rank is not None and rank != t.opening_rank:
+        raise _refuse("play_lowest", "The opener plays the lowest card in his hand first (P5).")
     _check_not_out_on_special(t, p, rank, len(cards))
     m.players[seat] = _without(p, cards)
     m.placed(seat, list(sort_cards(cards)), "hand")

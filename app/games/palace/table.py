@@ -86,6 +86,8 @@ class Table:
     out: tuple[int, ...] = ()  # seats in the order they went out
     idle: int = 0  # moves in a row without progress (the stalemate rule)
     reason: str | None = None  # why the game ended: "finished" or "stalemate"
+    # P5 `left_plays_lowest`: the rank the opener must play first; None once anybody has moved.
+    opening_rank: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,6 +105,7 @@ class Table:
             "out": list(self.out),
             "idle": self.idle,
             "reason": self.reason,
+            "opening_rank": self.opening_rank,
         }
 
     @staticmethod
@@ -122,4 +125,5 @@ class Table:
             out=tuple(data["out"]),
             idle=int(data["idle"]),
             reason=data["reason"],
+            opening_rank=data.get("opening_rank"),
         )

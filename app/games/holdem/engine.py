@@ -447,8 +447,7 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     if sheet.variant == "fixed_limit":
         size = current_level(s).big_blind * (2 if h.street >= 2 else 1)  # H13: doubled from the turn
         reopened = h.acted[seat] < 0 or h.full_level > h.acted[seat]
-        capped = sheet.raise_cap and h.bet_count >= sheet.raise_cap
-        if not reopened or capped:
+        if not reopened or cap_holds(s, h):
             return opts
         target = h.full_level + size if h.current > 0 else size
         target = max(target, h.current + 1)
@@ -470,6 +469,22 @@ def _betting_options(s: State, h: Hand, seat: int) -> dict[str, Any]:
     if high < low:
         high = low
     return {"call": call, "to_call": to_call, "can_raise": True, "min": low, "max": high}
+
+
+def in_the_betting(s: State, h: Hand, seat: int = -1) -> int:
+    """Players still in the betting: not folded and with chips behind (``seat`` counted anyway,
+    for a raise being paid)."""
+    folded, stacks = h.folded, s.stacks
+    return sum(1 for x in h.players if not folded[x] and (stacks[x] > 0 or x == seat))
+
+
+def cap_holds(s: State, h: Hand) -> bool:
+    """H16, fixed limit: the round's bets and raises reached the cap, and it is not lifted for two
+    players heads-up (Robert's Rules 3.4: no cap heads-up, unless capped before it became so)."""
+    sheet = s.sheet
+    if not sheet.raise_cap or h.bet_count < sheet.raise_cap:
+        return False
+    return not sheet.heads_up_uncapped or h.capped or in_the_betting(s, h) > 2
 
 
 def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
@@ -578,13 +593,10 @@ def apply_bet(
             raise IllegalAction("bad_amount", f"A {kind} needs 'to', the total you put in this round.")
         to = _amount(action, "to")
         if not o["can_raise"]:
-            capped = (
-                s.sheet.variant == "fixed_limit" and s.sheet.raise_cap and h.bet_count >= s.sheet.raise_cap
-            )
             raise IllegalAction(
                 "raise_closed",
                 "The betting is capped for this round."
-                if capped
+                if s.sheet.variant == "fixed_limit" and cap_holds(s, h)
                 else "Raising is closed to you: the short all-in did not reopen the betting.",
             )
         if to > top:
@@ -610,6 +622,8 @@ def _raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> Non
         if full:
             h.full_level = to
             h.bet_count += 1
+            if sheet.raise_cap and h.bet_count >= sheet.raise_cap and in_the_betting(s, h, seat) > 2:
+                h.capped = True  # capped multi-way: a later fold does not lift it (H16)
     else:
         full = inc >= h.min_inc
         if full:
@@ -648,6 +662,12 @@ def _close_round(s: State, h: Hand, events: list[Event]) -> None:
     live = [x for x in h.players if not h.folded[x]]
     able = [x for x in live if s.stacks[x] > 0]
     if h.street == 3:
+        if len(able) < len(live):
+            # H19, TDA Rule 16: a player is all-in and all betting is complete: every hand is
+            # turned face up, the river's called all-in included; nobody mucks.
+            for seat in live:
+                if not h.shown[seat]:
+                    _show(h, seat, events, _score(h, seat, h.board))
         _showdown(s, h, events)
         return
     if len(able) >= 2:
@@ -656,6 +676,7 @@ def _close_round(s: State, h: Hand, events: list[Event]) -> None:
         h.min_inc = lv.big_blind * (2 if s.sheet.variant == "fixed_limit" and h.street >= 2 else 1)
         h.full_level = 0
         h.bet_count = 0
+        h.capped = False
         h.aggressor = -1
         _open_round(s, h, events)
         return

@@ -80,6 +80,15 @@ class RuleSheet(RuleSheetBase):
         "0: piiranguta).",
         "Fixed limit: panoksia kierroksella enintään (4: panos ja 3 korotusta; 5: panos ja 4; 0: ei rajaa).",
     )
+    heads_up_uncapped: bool = option(
+        True,
+        "Fixed limit: no cap on raises while only two players are in the betting (unless the round was "
+        "capped before it became heads-up) (H16).",
+        "Fixed limit: tõstete arv pole piiratud, kui panustamises on ainult kaks mängijat (kui ring "
+        "polnud juba enne piiratud) (H16).",
+        "Fixed limit: korotuksia ei rajoiteta, kun panostamassa on vain kaksi pelaajaa (ellei kierrosta "
+        "rajattu jo ennen) (H16).",
+    )
     format: Literal["cash", "tournament"] = option(
         "cash",
         "Cash game or tournament (H22).",

@@ -50,6 +50,9 @@ class Hand:
     order: list[int]  # showdown order still to decide, or the seats that may show after the hand
     awards: list[dict[str, Any]]
     actions: list[str]  # the hand in PHH action notation, holes by seat ("d dh s3 AhKd")
+    # Fixed limit (H16): the round's cap was reached while more than two were in the betting, so
+    # a fold that leaves two heads-up does not lift it (Robert's Rules 3.4).
+    capped: bool = False
 
     def clone(self) -> Hand:
         """A copy for a move. The deck, players, holes, boards, burns, folded, posted, shown,
@@ -91,6 +94,7 @@ class Hand:
             self.order,
             self.awards,
             list(self.actions),
+            self.capped,
         )
 
 

@@ -26,8 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 Action = dict[str, Any]
 """A move as a small JSON object with a ``type``, e.g. ``{"type": "play", "cards": ["Qs", "Qh"]}``."""
 
-LANGUAGES = ("en", "et", "fi")
-
 
 class IllegalAction(Exception):
     """A move or input the rules refuse. ``code`` is stable for machines, ``message`` is for people.

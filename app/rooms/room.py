@@ -820,8 +820,3 @@ class Room:
                 other.send(_dumps({"type": reason}))
                 other.close(4403, reason)
                 self.subscribers.discard(other)
-
-
-def new_member_token() -> tuple[str, str]:
-    token = new_token()
-    return token, hash_token(token)

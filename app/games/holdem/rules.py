@@ -254,10 +254,3 @@ PRESETS: dict[str, RuleSheet] = {
         buy_in_default=200,
     ),
 }
-
-PRESET_TITLES = {
-    "cash-nl-1-2": "cash NL 1/2",
-    "tournament-nl-turbo": "tournament NL turbo",
-    "fixed-limit-2-4": "fixed limit 2/4",
-    "pot-limit-1-2": "pot limit 1/2",
-}

@@ -62,9 +62,10 @@ from typing import Any
 
 from app.games import cards as cardlib
 from app.games.base import Action, Event, IllegalAction, InvalidSheet, Outcome, require_type
+from app.games.cards import RANKS
 from app.games.palace.pile import active_card, fits, four_on_top, top_run
 from app.games.palace.rules import RuleSheet, check_sheet
-from app.games.palace.table import RANKS, VALUE, Player, Table, sort_cards
+from app.games.palace.table import BY_RANK, VALUE, Player, Table
 
 ACTION_FIELDS: dict[str, frozenset[str]] = {
     "swap": frozenset({"card", "index"}),
@@ -136,7 +137,11 @@ def new(
         face_up = [[None, None, None] for _ in range(players)]
         hands = rounds(6)
     seats = tuple(
-        Player(hand=sort_cards(hands[s]), face_up=tuple(face_up[s]), face_down=tuple(face_down[s]))
+        Player(
+            hand=tuple(sorted(hands[s], key=BY_RANK)),
+            face_up=tuple(face_up[s]),
+            face_down=tuple(face_down[s]),
+        )
         for s in range(players)
     )
     return Table(
@@ -414,8 +419,8 @@ def timeout_action(t: Table, seat: int) -> Action | None:
         if {"type": "ready"} in legal:
             return {"type": "ready"}
         # Choose-from-six: lay 2s, 10s and then the highest cards face-up (the wikihow's advice).
-        best = sort_cards(sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:])
-        action: Action = {"type": "lay_face_up", "cards": list(best)}
+        best = sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:]
+        action: Action = {"type": "lay_face_up", "cards": sorted(best, key=BY_RANK)}
         return action if action in legal else legal[-1]
     if seat != t.turn:
         return None
@@ -501,7 +506,7 @@ class _Move:
             return []
         got = self.stock[:need]
         self.stock = self.stock[need:]
-        self.players[seat] = replace(p, hand=sort_cards(p.hand + got))
+        self.players[seat] = replace(p, hand=tuple(sorted(p.hand + got, key=BY_RANK)))
         self.emit("drew", {"seat": seat, "count": len(got)})
         self.emit("drew_cards", {"seat": seat, "cards": list(got)}, (seat,))
         return list(got)
@@ -516,7 +521,8 @@ class _Move:
         """P9, P11, P20, P21: the whole pile (and a failed face-down card) goes to the hand."""
         cards = self.pile + extra
         p = self.players[seat]
-        self.players[seat] = replace(p, hand=sort_cards(p.hand + cards), known=sort_cards(p.known + cards))
+        hand = tuple(sorted(p.hand + cards, key=BY_RANK))
+        self.players[seat] = replace(p, hand=hand, known=tuple(sorted(p.known + cards, key=BY_RANK)))
         self.pile = ()
         self.emit("picked_up", {"seat": seat, "cards": list(cards)})
         self.turn = seat if self.sheet.after_pick_up == "picker" else self.next_active(seat)
@@ -764,7 +770,7 @@ def _do_swap(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     hand.append(up)
     face_up = list(p.face_up)
     face_up[index] = card
-    m.players[seat] = replace(p, hand=sort_cards(hand), face_up=tuple(face_up))
+    m.players[seat] = replace(p, hand=tuple(sorted(hand, key=BY_RANK)), face_up=tuple(face_up))
     m.emit("swapped", {"seat": seat, "index": index, "card": card, "took": up})
 
 
@@ -804,7 +810,7 @@ def _do_play(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
         raise _refuse("play_lowest", "The opener plays the lowest card in his hand first (P5).")
     _check_not_out_on_special(t, p, rank, len(cards))
     m.players[seat] = _without(p, cards)
-    m.placed(seat, list(sort_cards(cards)), "hand")
+    m.placed(seat, sorted(cards, key=BY_RANK), "hand")
 
 
 def _do_play_face_up(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
@@ -881,7 +887,7 @@ def _do_draw(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     _must_play_check(t, seat)
     card = m.stock[0]
     m.stock = m.stock[1:]
-    m.players[seat] = replace(p, hand=sort_cards((*p.hand, card)))
+    m.players[seat] = replace(p, hand=tuple(sorted((*p.hand, card), key=BY_RANK)))
     m.emit("drew", {"seat": seat, "count": 1})
     m.emit("drew_cards", {"seat": seat, "cards": [card]}, (seat,))
     if t.sheet.when_stuck == "draw_ends_turn":
@@ -957,7 +963,7 @@ def _do_cut_in(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None
     _check_not_out_on_special(t, p, rank, len(cards))
     m.players[seat] = _without(p, cards)
     # P16 (wikihow): the cutter burns the pile and plays on; the seats between are skipped.
-    m.placed(seat, list(sort_cards(cards)), "cut_in", may_add=False)
+    m.placed(seat, sorted(cards, key=BY_RANK), "cut_in", may_add=False)
 
 
 def _do_add(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
@@ -973,7 +979,7 @@ def _do_add(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     m.add_cards = ()
     m.players[seat] = _without(p, cards)
     turn = t.turn
-    m.placed(seat, list(sort_cards(cards)), "add")
+    m.placed(seat, sorted(cards, key=BY_RANK), "add")
     if m.phase == "play" and m.turn != seat:
         m.turn = turn  # an add is out of turn: the next player is still to play
 
@@ -990,7 +996,7 @@ def _do_lay_four(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> No
     _check_not_out_on_special(t, p, rank, 4)
     m.players[seat] = _without(p, cards)
     m.burned = m.burned + tuple(cards)
-    m.emit("laid_four", {"seat": seat, "cards": list(sort_cards(cards))})
+    m.emit("laid_four", {"seat": seat, "cards": sorted(cards, key=BY_RANK)})
     m.refill(seat)
     if m.check_out(seat):
         return

@@ -21,7 +21,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction
 from app.games.thousand import deal as dealing
-from app.games.thousand.rules import RuleSheet, colour, sort_cards, total_points
+from app.games.thousand.rules import BY_RANK, RuleSheet, colour, total_points
 from app.games.thousand.state import State
 
 
@@ -233,7 +233,7 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
         events.append(Event("pass", {"seat": seat}))
         advance(state, seat, events)
     elif kind == "redeal":
-        shown = sort_cards(state.hands[seat])
+        shown = sorted(state.hands[seat], key=BY_RANK)
         state.shown.append({"seat": seat, "reason": "low_hand", "cards": shown})
         events.append(Event("redeal", {"seat": seat, "reason": "low_hand", "cards": shown}))
         dealing.note_redeal(state, events)
@@ -331,7 +331,7 @@ def end_auction(state: State, events: list[Event]) -> None:
 
 def reveal_talon(state: State, cards: list[str], events: list[Event]) -> None:
     """[T9] the talon is turned up for all; [T11, T12] or seen by the dealer only, or by nobody."""
-    cards = sort_cards(cards)
+    cards = sorted(cards, key=BY_RANK)
     if not talon_hidden(state):
         state.talon_public = cards
         events.append(Event("talon", {"cards": cards}))

@@ -30,7 +30,7 @@ from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Out
 from app.games.cards import SeededRandom, new_seed
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
-from app.games.thousand.rules import DECK, POINTS, PRESETS, TRICK_RANK, sort_cards
+from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
 from app.games.thousand.rules import RuleSheet as Sheet
 from app.games.thousand.state import State
 from app.games.thousand.view import view as view_of
@@ -167,9 +167,9 @@ class Thousand(Game[State, Sheet]):
             low = sorted(state.hands[seat], key=low_key)
             opponents = state.opponents(seat)
             if talon.keeps_talon(state):
-                choice = {"type": "discard", "cards": sort_cards(low[:3])}
+                choice = {"type": "discard", "cards": sorted(low[:3], key=BY_RANK)}
             elif talon.give_count(state) == 2:
-                choice = {"type": "give", "cards": {str(opponents[0]): sort_cards(low[:2])}}
+                choice = {"type": "give", "cards": {str(opponents[0]): sorted(low[:2], key=BY_RANK)}}
             else:
                 choice = {"type": "give", "cards": {str(o): c for o, c in zip(opponents, low, strict=False)}}
         else:

@@ -13,14 +13,16 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from app.games.base import RuleSheetBase, option
-from app.games.cards import deck
+from app.games.cards import deck, sort_key
 
 # [T1] 24 cards; card points and the trick order A > 10 > K > Q > J > 9 (not the poker order).
 DECK: tuple[str, ...] = tuple(deck(low_rank="9"))
 POINTS: dict[str, int] = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 TRICK_ORDER = "9JQKTA"
 TRICK_RANK: dict[str, int] = {rank: i for i, rank in enumerate(TRICK_ORDER)}
-DECK_INDEX: dict[str, int] = {card: i for i, card in enumerate(DECK)}
+# Hands and shown cards in one fixed order (rank 9 < … < A as in the deck, then suit), for
+# canonical actions and views.
+BY_RANK = sort_key()
 SUITS = "cdhs"
 RED = frozenset("dh")
 
@@ -31,11 +33,6 @@ def points(card: str) -> int:
 
 def total_points(cards: list[str]) -> int:
     return sum(POINTS[card[0]] for card in cards)
-
-
-def sort_cards(cards: list[str]) -> list[str]:
-    """Cards in one fixed order (the unshuffled deck's), for canonical actions and views."""
-    return sorted(cards, key=DECK_INDEX.__getitem__)
 
 
 def colour(card: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction
 from app.games.thousand import scoring
-from app.games.thousand.rules import TRICK_RANK, sort_cards, total_points
+from app.games.thousand.rules import BY_RANK, TRICK_RANK, total_points
 from app.games.thousand.state import State
 
 
@@ -123,7 +123,7 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
         for drawer in (winner, state.next_active(winner)):
             if state.stock:
                 drawn = state.stock.pop(0)
-                state.hands[drawer] = sort_cards(state.hands[drawer] + [drawn])
+                state.hands[drawer] = sorted(state.hands[drawer] + [drawn], key=BY_RANK)
                 events.append(Event("draw", {"seat": drawer}))
                 events.append(Event("drawn", {"card": drawn}, (drawer,)))
     if all(not state.hands[s] for s in state.active()):

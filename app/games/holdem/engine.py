@@ -1,4 +1,4 @@
-"""The hold'em table: hands, betting, pots and showdown (rules H1–H24 of RULES.md).
+"""The hold'em table: hands, betting, pots and showdown (rules H1–H24 of docs/rules/holdem.md).
 
 Dealing order (what a fixed ``deck`` means, top first): two rounds of hole cards, one card at a
 time, starting with the first player dealt in left of the button (the small blind, H10; heads-up

@@ -1,4 +1,4 @@
-"""The Texas Hold'em rule sheet and its presets (rules H1–H24 of RULES.md).
+"""The Texas Hold'em rule sheet and its presets (rules H1–H24 of docs/rules/holdem.md).
 
 Every house rule the seed leaves open is an option here, read by the engine at a named
 decision point. Amounts are whole chips (play money only, H24).

@@ -1,6 +1,6 @@
 """The Palace rule sheet: every house-rule option of the three seeds, and their presets.
 
-Each option cites the rule id of ``RULES.md`` it decides. The presets take each seed's reading:
+Each option cites the rule id (docs/rules/palace.md) it decides. The presets take each seed's reading:
 ``hiina-turakas`` the base column of the Estonian house-rule matrix, ``china-hand`` the Finnish
 text, ``palace`` the Estonian Palace how-to.
 """

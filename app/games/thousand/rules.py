@@ -1,6 +1,6 @@
 """The Thousand (Tuhat) rule sheet, its presets and the card facts every module reads.
 
-Options are data read at named decision points (rule ids of ``RULES.md`` in brackets):
+Options are data read at named decision points (rule ids of ``docs/rules/thousand.md`` in brackets):
 player count and the two 2-player variants [T1, T18], opening bid and step [T7], the bid limit
 without a marriage and the marriage values [T8], talon handling [T9], trumping and heading the trick [T14],
 marriages while following and in the first trick [T15], bombs [T10], blind bidding [T11],

@@ -1,4 +1,4 @@
-"""One scenario per hold'em rule H1–H24 of RULES.md, from fixed decks.
+"""One scenario per hold'em rule H1–H24 of docs/rules/holdem.md, from fixed decks.
 
 Seats: ``button=0`` puts the button on seat 0; with three players seat 1 posts the small blind
 and seat 2 the big blind, and cards are dealt one at a time from seat 1 (H10). ``deck_for`` takes

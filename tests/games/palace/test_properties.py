@@ -52,6 +52,11 @@ def discourage(action: dict[str, Any]) -> bool:
     return action["type"] in ("pick_up", "draw", "keep", "pass")
 
 
+def property_case() -> PropertyCase:
+    """The generic suite's case for the registry test (tests/games/test_registry.py)."""
+    return case(game.sheet(preset="hiina-turakas"), 3)
+
+
 def case(sheet: RuleSheet, players: int) -> PropertyCase:
     return PropertyCase(game, sheet, players, visible_cards, all_cards, max_moves=6000, discourage=discourage)
 

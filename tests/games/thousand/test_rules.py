@@ -1,4 +1,4 @@
-"""One scenario per rule T1–T19 of RULES.md, from fixed decks, including the seed's own examples.
+"""One scenario per rule T1–T19 of docs/rules/thousand.md, from fixed decks, with the seed's examples.
 
 With a fixed deck the last seat deals, so seat 0 sits on the dealer's left, gets the first packet
 and opens the auction; ``helpers.deck3`` lays hands out as the dealer deals them [T4].

@@ -76,34 +76,33 @@ def new_table(
         ):
             raise IllegalAction("bad_stacks", "Give one positive whole stack per player.")
         chips[:players] = stacks
-    # Positional, in the order of State's fields: a call with dozens of keywords costs twice as much.
     state = State(
-        sheet,  # sheet
-        seed,  # seed
-        [_full_deck(d) for d in decks],  # decks
-        occupied,  # occupied
-        chips,  # stacks
-        ["playing" if o else "empty" for o in occupied],  # status
-        [False] * n,  # posting
-        [0] * n,  # add
-        [False] * n,  # leaving
-        [False] * n,  # sit_out
-        [c if sheet.format == "cash" else 0 for c in chips],  # bought
-        [],  # ledger
-        [],  # places
-        0,  # hands
-        0,  # level
-        None,  # clock_start
-        0,  # clock_level
-        -1,  # last_button
-        -1,  # last_sb
-        -1,  # last_bb
-        False,  # closing
-        False,  # over
-        {},  # draw
-        None,  # hand
-        None,  # last
-        [],  # history
+        sheet=sheet,
+        seed=seed,
+        decks=[_full_deck(d) for d in decks],
+        occupied=occupied,
+        stacks=chips,
+        status=["playing" if o else "empty" for o in occupied],
+        posting=[False] * n,
+        add=[0] * n,
+        leaving=[False] * n,
+        sit_out=[False] * n,
+        bought=[c if sheet.format == "cash" else 0 for c in chips],
+        ledger=[],
+        places=[],
+        hands=0,
+        level=0,
+        clock_start=None,
+        clock_level=0,
+        last_button=-1,
+        last_sb=-1,
+        last_bb=-1,
+        closing=False,
+        over=False,
+        draw={},
+        hand=None,
+        last=None,
+        history=[],
     )
     if button is None:
         # H4: the first button goes to the highest card of a draw (suits break ties c < d < h < s).
@@ -248,43 +247,42 @@ def begin_hand(s: State, events: list[Event], fresh: bool = False) -> None:
     # Fixed decks first; then SeededRandom(seed, f"hand-{n}").shuffle, as shuffle.py computes it.
     cards = s.decks[number - 1] if number <= len(s.decks) else shuffle(s.seed, f"hand-{number}", FULL_DECK)
     z = [0] * n
-    # Positional, in the order of Hand's fields (named on each line).
     h = Hand(
-        number,  # number
-        cards,  # deck
-        0,  # pos
-        button,  # button
-        sb,  # sb
-        sb_live,  # sb_live
-        bb,  # bb
-        -1,  # straddler
-        order,  # players
-        list(s.stacks),  # start
-        [[] for _ in range(n)],  # holes
-        [],  # board
-        [],  # board2
-        [],  # burns
-        0,  # street
-        "bet",  # phase
-        [x not in dealt for x in range(n)],  # folded
-        list(z),  # bets
-        list(z),  # committed
-        list(z),  # posted
-        list(z),  # antes
-        0,  # current
-        0,  # min_inc
-        0,  # full_level
-        0,  # bet_count
-        [-1] * n,  # acted
-        [False] * n,  # pending
-        -1,  # actor
-        -1,  # aggressor
-        [False] * n,  # shown
-        [False] * n,  # mucked
-        [-1] * n,  # votes
-        [],  # order
-        [],  # awards
-        [],  # actions
+        number=number,
+        deck=cards,
+        pos=0,
+        button=button,
+        sb=sb,
+        sb_live=sb_live,
+        bb=bb,
+        straddler=-1,
+        players=order,
+        start=list(s.stacks),
+        holes=[[] for _ in range(n)],
+        board=[],
+        board2=[],
+        burns=[],
+        street=0,
+        phase="bet",
+        folded=[x not in dealt for x in range(n)],
+        bets=list(z),
+        committed=list(z),
+        posted=list(z),
+        antes=list(z),
+        current=0,
+        min_inc=0,
+        full_level=0,
+        bet_count=0,
+        acted=[-1] * n,
+        pending=[False] * n,
+        actor=-1,
+        aggressor=-1,
+        shown=[False] * n,
+        mucked=[False] * n,
+        votes=[-1] * n,
+        order=[],
+        awards=[],
+        actions=[],
     )
     s.hand = h
     s.last_button, s.last_sb, s.last_bb = button, sb, bb

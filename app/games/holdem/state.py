@@ -7,10 +7,13 @@ state as immutable: ``clone`` copies it before a move changes anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from app.games.holdem.rules import RuleSheet
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -57,45 +60,8 @@ class Hand:
     def clone(self) -> Hand:
         """A copy for a move. The deck, players, holes, boards, burns, folded, posted, shown,
         mucked, votes, order and awards are shared: the engine replaces those lists and never
-        changes them in place."""
-        return Hand(
-            self.number,
-            self.deck,
-            self.pos,
-            self.button,
-            self.sb,
-            self.sb_live,
-            self.bb,
-            self.straddler,
-            self.players,
-            self.start,
-            self.holes,
-            self.board,
-            self.board2,
-            self.burns,
-            self.street,
-            self.phase,
-            self.folded,
-            list(self.bets),
-            list(self.committed),
-            self.posted,
-            self.antes,
-            self.current,
-            self.min_inc,
-            self.full_level,
-            self.bet_count,
-            list(self.acted),
-            list(self.pending),
-            self.actor,
-            self.aggressor,
-            self.shown,
-            self.mucked,
-            self.votes,
-            self.order,
-            self.awards,
-            list(self.actions),
-            self.capped,
-        )
+        changes them in place; the rest are copied (``HAND_OWN``)."""
+        return _clone_hand(self)
 
 
 @dataclass(slots=True)
@@ -130,34 +96,7 @@ class State:
     def clone(self) -> State:
         """A copy for a move. The seat lists other than the stacks are shared until ``own``:
         only moves between hands change them, and those call ``own`` first."""
-        return State(
-            self.sheet,
-            self.seed,
-            self.decks,
-            self.occupied,
-            list(self.stacks),
-            self.status,
-            self.posting,
-            self.add,
-            self.leaving,
-            self.sit_out,
-            self.bought,
-            self.ledger,
-            self.places,
-            self.hands,
-            self.level,
-            self.clock_start,
-            self.clock_level,
-            self.last_button,
-            self.last_sb,
-            self.last_bb,
-            self.closing,
-            self.over,
-            self.draw,
-            self.hand.clone() if self.hand is not None else None,
-            self.last,
-            self.history,
-        )
+        return _clone_state(self)
 
     def own(self) -> None:
         """Copy the shared seat lists before changing them (see ``clone``)."""
@@ -172,6 +111,30 @@ class State:
     @property
     def seats(self) -> int:
         return len(self.occupied)
+
+
+# Lists a move changes in place, so ``clone`` copies them; every other list is shared and replaced.
+HAND_OWN = ("bets", "committed", "acted", "pending", "actions")
+STATE_OWN = ("stacks",)
+
+
+def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
+    """A function returning a copy of a ``cls`` instance, generated from its field list (as
+    ``dataclasses`` generates ``__init__``): the copy is built by one positional call, about
+    twice as fast as keywords for a per-move copy, and a field added to the class is copied with
+    no line to forget. The lists named in ``own`` are copied, everything else is shared."""
+
+    def copy_of(name: str) -> str:
+        if name in own:
+            return f"list(o.{name})"
+        if name == "hand" and cls is State:
+            return "(o.hand.clone() if o.hand is not None else None)"
+        return f"o.{name}"
+
+    args = ", ".join(copy_of(f.name) for f in fields(cast(Any, cls)))
+    scope: dict[str, Any] = {"cls": cls}
+    exec(f"def clone(o):\n    return cls({args})\n", scope)
+    return cast(Callable[[T], T], scope["clone"])
 
 
 def dump_state(state: State) -> dict[str, Any]:
@@ -203,3 +166,7 @@ def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _copy(v) for k, v in value.items()}
     return value
+
+
+_clone_hand = _cloner(Hand, HAND_OWN)
+_clone_state = _cloner(State, STATE_OWN)

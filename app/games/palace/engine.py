@@ -364,7 +364,38 @@ def _swap_moves(t: Table, seat: int) -> list[Action]:
     return out
 
 
+_LEGAL_MEMO: list[Any] = [None, -1, []]
+
+
 def legal_actions(t: Table, seat: int) -> list[Action]:
+    """Every move ``seat`` may make now: the one legality check of Palace.
+
+    ``apply`` accepts a move only if it is listed here (in canonical form, see ``_canonical``);
+    the ``_do_*`` handlers then perform it, and their refusals name what is wrong with a move that
+    is not listed. Remembered for the last table asked: tables never change, so ``legal_actions``
+    and the ``apply`` that follows share one computation.
+    """
+    memo = _LEGAL_MEMO
+    if memo[0] is t and memo[1] == seat:
+        return list(memo[2])
+    out = _legal_actions(t, seat)
+    memo[0], memo[1], memo[2] = t, seat, out
+    return list(out)
+
+
+def _canonical(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The form ``legal_actions`` lists a move in: cards in hand order, slot indexes ascending."""
+    out = dict(action)
+    cards = out.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) and cardlib.is_card(c) for c in cards):
+        out["cards"] = sorted(cards, key=BY_RANK)
+    indexes = out.get("indexes")
+    if isinstance(indexes, list) and all(type(i) is int for i in indexes):
+        out["indexes"] = sorted(indexes)
+    return out
+
+
+def _legal_actions(t: Table, seat: int) -> list[Action]:
     if t.phase == "over" or not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
     if t.phase == "swap":
@@ -681,6 +712,10 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()
+    if _canonical(action) not in legal_actions(t, seat):
+        # Not a legal move: the handler's own checks say what is wrong with it (on a scratch copy).
+        _HANDLERS[kind](t, _Move(t), seat, action)
+        raise _refuse("not_allowed", "That move is not open to you now.")
     _HANDLERS[kind](t, m, seat, action)
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only

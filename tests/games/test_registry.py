@@ -3,6 +3,7 @@ its code and tests cite are defined in its rules page (docs/adding-a-game.md).""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 import re
@@ -58,3 +59,19 @@ def test_cited_rule_ids_are_defined_in_the_rules_page(name: str) -> None:
               for source in folder.rglob("test_*.py")
               for n in re.findall(rf"def test_{prefix.lower()}(\d+)_", source.read_text())}
     assert tested == defined, f"{name}: ids without a scenario test: {sorted(defined - tested)}"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_states_handed_out_are_frozen(name: str) -> None:
+    """One state idiom (app/games/base.py): ``new``, ``apply`` and ``load`` hand out frozen states;
+    a move builds its own copy."""
+    game = GAMES[name]
+    case = importlib.import_module(f"tests.games.{name}.test_properties").property_case()
+    state = game.new(case.sheet, case.players, seed=f"frozen-{name}")
+    seat = game.to_act(state)[0]
+    after, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
+    loaded = game.load(game.dump(after))
+    for finished in (state, after, loaded):
+        field = dataclasses.fields(finished)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(finished, field, None)

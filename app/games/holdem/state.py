@@ -1,5 +1,8 @@
 """The hold'em state: plain data that turns into JSON and back exactly.
 
+``State`` and ``Hand`` are the shape and the builder of a move (``clone``); the states the game
+hands out are ``FrozenState`` holding a ``FrozenHand`` (see "State" in ``app/games/base.py``).
+
 A ``State`` is a whole table (seats, stacks, the ledger or the places, the blind level) with at
 most one ``Hand`` in play. Per-seat values are lists indexed by seat number. The engine treats a
 state as immutable: ``clone`` copies it before a move changes anything.
@@ -11,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
 
+from app.games.base import Frozen, freeze
 from app.games.holdem.rules import RuleSheet
 
 T = TypeVar("T")
@@ -156,7 +160,7 @@ def load_state(data: Any) -> State:
     values["sheet"] = RuleSheet.model_validate(data["sheet"])
     if values["hand"] is not None:
         values["hand"] = Hand(**values["hand"])
-    return State(**values)
+    return finished(State(**values))
 
 
 def _copy(value: Any) -> Any:
@@ -166,6 +170,25 @@ def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _copy(v) for k, v in value.items()}
     return value
+
+
+class FrozenHand(Hand, Frozen):
+    """The hand of a finished state: never changed (``Hand.clone`` copies it)."""
+
+    __slots__ = ()
+
+
+class FrozenState(State, Frozen):
+    """A finished state of a hold'em table: ``apply`` copies it (``clone``) and never changes it."""
+
+    __slots__ = ()
+
+
+def finished(s: State) -> FrozenState:
+    """The builder ``s`` (and its hand) frozen into the state the game hands out."""
+    if s.hand is not None:
+        freeze(s.hand, FrozenHand)
+    return freeze(s, FrozenState)
 
 
 _clone_hand = _cloner(Hand, HAND_OWN)

@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome
+from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, freeze
 from app.games.cards import SeededRandom, new_seed
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
 from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
 from app.games.thousand.rules import RuleSheet as Sheet
-from app.games.thousand.state import State
+from app.games.thousand.state import FrozenState, State
 from app.games.thousand.view import view as view_of
 
 ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
@@ -90,7 +90,7 @@ class Thousand(Game[State, Sheet]):
         state.scores = [0] * players
         state.bombs_used = [0] * players
         dealing.deal(state, [], cards)
-        return state
+        return freeze(state, FrozenState)
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -128,7 +128,7 @@ class Thousand(Game[State, Sheet]):
         after = state.copy()
         events: list[Event] = []
         MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
-        return after, events
+        return freeze(after, FrozenState), events
 
     # -- questions -----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Betting (H11, H15–H17): what the seat to act may do, and a betting move's effect on the hand.
 
-A move here changes the stacks and the hand and records the move; whose turn is next, and the end
-of a round, belong to ``engine`` (which calls ``advance`` after every move made here).
+A move here (``fold``, ``check``, ``call``, ``raise_to``) changes the stacks and the hand and
+records the move; whose turn is next, and the end of a round, belong to ``engine.apply_bet``.
 """
 
 from __future__ import annotations
@@ -111,22 +111,6 @@ def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
     elif stack <= to_call:
         actions.append({"type": "all_in", "to": top})
     return actions
-
-
-def apply_bet(
-    s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event], o: dict[str, Any]
-) -> None:
-    """Make a betting move; ``o`` is ``betting_options`` of the state before the move."""
-    kind = action["type"]
-    to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
-    if kind == "fold":
-        fold(h, seat, action, to_call, events)
-    elif kind == "check":
-        check(h, seat, action, to_call, events)
-    elif kind == "call" or (kind == "all_in" and s.stacks[seat] <= to_call):
-        call(s, h, seat, action, to_call, events)
-    else:
-        raise_to(s, h, seat, raise_target(s, h, seat, action, o), events)
 
 
 def fold(h: Hand, seat: int, action: Mapping[str, Any], to_call: int, events: list[Event]) -> None:

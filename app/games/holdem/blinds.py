@@ -19,7 +19,7 @@ from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Positions:
     """Who is dealt in and where the button and the blinds sit for the next hand."""
 

@@ -197,8 +197,18 @@ def advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
 def apply_bet(
     s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event], o: dict[str, Any]
 ) -> None:
-    """A betting move, then the next seat to act or the end of the round (H15)."""
-    betting.apply_bet(s, h, seat, action, events, o)
+    """A betting move (``o`` is ``betting_options`` of the state before it), then the next seat
+    to act or the end of the round (H15)."""
+    kind = action["type"]
+    to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
+    if kind == "fold":
+        betting.fold(h, seat, action, to_call, events)
+    elif kind == "check":
+        betting.check(h, seat, action, to_call, events)
+    elif kind == "call" or (kind == "all_in" and s.stacks[seat] <= to_call):
+        betting.call(s, h, seat, action, to_call, events)
+    else:
+        betting.raise_to(s, h, seat, betting.raise_target(s, h, seat, action, o), events)
     advance(s, h, seat, events)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
 
-from app.games.base import Frozen, freeze
+from app.games.base import Frozen
 from app.games.holdem.rules import RuleSheet
 
 T = TypeVar("T")
@@ -132,11 +132,11 @@ def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
         if name in own:
             return f"list(o.{name})"
         if name == "hand" and cls is State:
-            return "(o.hand.clone() if o.hand is not None else None)"
+            return "(clone_hand(o.hand) if o.hand is not None else None)"
         return f"o.{name}"
 
     args = ", ".join(copy_of(f.name) for f in fields(cast(Any, cls)))
-    scope: dict[str, Any] = {"cls": cls}
+    scope: dict[str, Any] = {"cls": cls, "clone_hand": globals().get("_clone_hand")}
     exec(f"def clone(o):\n    return cls({args})\n", scope)
     return cast(Callable[[T], T], scope["clone"])
 
@@ -185,11 +185,18 @@ class FrozenState(State, Frozen):
 
 
 def finished(s: State) -> FrozenState:
-    """The builder ``s`` (and its hand) frozen into the state the game hands out."""
-    if s.hand is not None:
-        freeze(s.hand, FrozenHand)
-    return freeze(s, FrozenState)
+    """The builder ``s`` (and its hand) frozen into the state the game hands out (``freeze``,
+    written out: this runs after every move)."""
+    h = s.hand
+    if h is not None and h.__class__ is Hand:
+        h.__class__ = FrozenHand
+    if s.__class__ is State:
+        s.__class__ = FrozenState
+    return s  # type: ignore[return-value]
 
 
 _clone_hand = _cloner(Hand, HAND_OWN)
 _clone_state = _cloner(State, STATE_OWN)
+# The methods are the generated functions themselves: a copy per move, without a call between.
+setattr(Hand, "clone", _clone_hand)  # noqa: B010
+setattr(State, "clone", _clone_state)  # noqa: B010

@@ -128,7 +128,8 @@ class Thousand(Game[State, Sheet]):
         after = state.copy()
         events: list[Event] = []
         MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
-        return freeze(after, FrozenState), events
+        after.__class__ = FrozenState  # freeze(after, FrozenState), written out: after every move
+        return after, events
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -139,12 +140,22 @@ class Thousand(Game[State, Sheet]):
             assert state.lottery is not None
             return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
         if auction.before_bidding(state):
-            # [T5, T6] before the opening bid any player may look, claim a redeal or run the
-            # lottery out of turn. This tells what a seat holds: the room shows each seat only itself.
-            return [state.turn] + [
-                s for s in state.active() if s != state.turn and auction.early_claims(state, s)
-            ]
+            return list(self._early_to_act(state))
         return [state.turn]
+
+    _EARLY: ClassVar[list[Any]] = [None, ()]
+
+    def _early_to_act(self, state: State) -> tuple[int, ...]:
+        """[T5, T6] before the opening bid any player may look, claim a redeal or run the lottery
+        out of turn. This tells what a seat holds: the room shows each seat only itself.
+
+        Remembered for the last state asked: finished states never change, and ``legal_actions``
+        asks once per candidate move."""
+        memo = self._EARLY
+        if memo[0] is not state:
+            seats = [s for s in state.active() if s != state.turn and auction.early_claims(state, s)]
+            memo[0], memo[1] = state, (state.turn, *seats)
+        return tuple(memo[1])
 
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take

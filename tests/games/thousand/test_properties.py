@@ -70,7 +70,7 @@ def case(players: int = 3, **options: Any) -> PropertyCase:
 
 SHEETS = {
     "tuhat": {},
-    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True},
+    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True, "must_beat": True},
     "extras": {
         "left_100": True,
         "low_hand_redeal": True,

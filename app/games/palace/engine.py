@@ -375,12 +375,17 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
     is not listed. Remembered for the last table asked: tables never change, so ``legal_actions``
     and the ``apply`` that follows share one computation.
     """
+    return list(_listed(t, seat))
+
+
+def _listed(t: Table, seat: int) -> list[Action]:
+    """``legal_actions`` as remembered: the list must not be changed."""
     memo = _LEGAL_MEMO
     if memo[0] is t and memo[1] == seat:
-        return list(memo[2])
+        return memo[2]  # type: ignore[no-any-return]
     out = _legal_actions(t, seat)
     memo[0], memo[1], memo[2] = t, seat, out
-    return list(out)
+    return out
 
 
 def _canonical(action: Mapping[str, Any]) -> dict[str, Any]:
@@ -712,7 +717,8 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()
-    if _canonical(action) not in legal_actions(t, seat):
+    listed = _listed(t, seat)
+    if action not in listed and _canonical(action) not in listed:
         # Not a legal move: the handler's own checks say what is wrong with it (on a scratch copy).
         _HANDLERS[kind](t, _Move(t), seat, action)
         raise _refuse("not_allowed", "That move is not open to you now.")

@@ -106,8 +106,9 @@ class Thousand(Game[State, Sheet]):
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             return IllegalAction("bad_seat", "No such seat.")
-        early = kind in auction.EARLY_MOVES and auction.before_bidding(state)
-        if seat not in self.to_act(state) and not early:  # the auction checks early claims itself
+        if seat not in self.to_act(state) and not (
+            kind in auction.EARLY_MOVES and auction.before_bidding(state)
+        ):  # the auction checks out-of-turn claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")
         if kind not in ACTIONS_BY_PHASE[state.phase]:
             return IllegalAction("wrong_phase", f"A '{kind}' is not possible in the {state.phase} phase.")
@@ -134,12 +135,13 @@ class Thousand(Game[State, Sheet]):
     # -- questions -----------------------------------------------------------------------------
 
     def to_act(self, state: State) -> list[int]:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             return []
-        if state.phase == "lottery":
+        if phase == "lottery":
             assert state.lottery is not None
             return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
-        if auction.before_bidding(state):
+        if phase == "auction" and state.bid == 0:  # auction.before_bidding, written out
             return list(self._early_to_act(state))
         return [state.turn]
 

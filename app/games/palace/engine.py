@@ -101,23 +101,7 @@ def new(
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidSheet(None, "The number of players must be a whole number.")
     sheet.check_players(players)
-    needed = sheet.cards_needed(players)
-    if deck is None:
-        low = "2" if sheet.deck == "52" else "6"
-        full = cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
-        if len(full) < needed:
-            raise InvalidSheet(
-                "decks",
-                f"{players} players need {needed} cards but the deck has {len(full)}; use more decks.",
-            )
-        order = cardlib.shuffled(full, seed if seed is not None else cardlib.new_seed())
-    else:
-        order = list(deck)
-        for code in order:
-            if not cardlib.is_card(code):
-                raise IllegalAction("bad_deck", f"The deck holds {str(code)[:8]!r}, not a card code.")
-        if len(order) < needed:
-            raise IllegalAction("bad_deck", f"{players} players need {needed} cards, not {len(order)}.")
+    order = _deck_order(sheet, players, seed, deck)
     pos = 0
 
     def rounds(count: int) -> list[list[str]]:
@@ -153,6 +137,27 @@ def new(
         phase="swap",
         turn=0,
     )
+
+
+def _deck_order(sheet: RuleSheet, players: int, seed: str | None, deck: Sequence[str] | None) -> list[str]:
+    """The cards in dealing order, top first: the seeded shuffle of the sheet's deck, or ``deck``."""
+    needed = sheet.cards_needed(players)
+    if deck is None:
+        low = "2" if sheet.deck == "52" else "6"
+        full = cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
+        if len(full) < needed:
+            raise InvalidSheet(
+                "decks",
+                f"{players} players need {needed} cards but the deck has {len(full)}; use more decks.",
+            )
+        return cardlib.shuffled(full, seed if seed is not None else cardlib.new_seed())
+    order = list(deck)
+    for code in order:
+        if not cardlib.is_card(code):
+            raise IllegalAction("bad_deck", f"The deck holds {str(code)[:8]!r}, not a card code.")
+    if len(order) < needed:
+        raise IllegalAction("bad_deck", f"{players} players need {needed} cards, not {len(order)}.")
+    return order
 
 
 # -- small helpers -----------------------------------------------------------------------------

@@ -17,9 +17,12 @@ State, one idiom in every game: a state is a frozen dataclass, and a move builds
 with a small builder and freezes it.
 
 - The state a game returns (from ``new``, ``apply`` and ``load``) is frozen: setting a field
-  raises ``FrozenInstanceError``. Palace declares ``Table`` ``frozen=True`` (with tuples); the
-  larger states of Thousand and Hold'em are a plain dataclass (the shape, which is the builder)
-  and a frozen subclass that adds only the ``Frozen`` mixin (``FrozenState(State, Frozen)``).
+  raises ``FrozenInstanceError``. Palace declares ``Table`` ``frozen=True`` (with tuples, so it
+  is frozen all through); the larger states of Thousand and Hold'em are a plain dataclass (the
+  shape, which is the builder) and a frozen subclass that adds only the ``Frozen`` mixin
+  (``FrozenState(State, Frozen)``). Their lists, and Hold'em's ``Hand``, are the move's own copies,
+  reached only through the frozen state and never changed after the move (the property suite
+  checks that ``apply`` leaves its input as it was).
 - ``apply`` checks the move, copies the state into its builder (Palace's ``_Move``, Thousand's
   ``State.copy``, Hold'em's ``State.clone``), lets the rules change the builder, and returns
   ``freeze(builder, ...)``: the finished state, in place and at no cost. The builder copies what

@@ -12,21 +12,59 @@ Rules:
   ``legal_actions`` and ``apply`` share one legality check.
 - Randomness enters only through ``new`` (the seed); a game replays from sheet, seed and log.
 - ``view`` is the only way game state leaves the server.
+
+State, one idiom in every game: a state is a frozen dataclass, and a move builds the next one
+with a small builder and freezes it.
+
+- The state a game returns (from ``new``, ``apply`` and ``load``) is frozen: setting a field
+  raises ``FrozenInstanceError``. Palace declares ``Table`` ``frozen=True`` (with tuples, so it
+  is frozen all through); the larger states of Thousand and Hold'em are a plain dataclass (the
+  shape, which is the builder) and a frozen subclass that adds only the ``Frozen`` mixin
+  (``FrozenState(State, Frozen)``). Their lists, and Hold'em's ``Hand``, are the move's own copies,
+  reached only through the frozen state and never changed after the move (the property suite
+  checks that ``apply`` leaves its input as it was).
+- ``apply`` checks the move, copies the state into its builder (Palace's ``_Move``, Thousand's
+  ``State.copy``, Hold'em's ``State.clone``), lets the rules change the builder, and returns
+  ``freeze(builder, ...)``: the finished state, in place and at no cost. The builder copies what
+  a move changes and shares the rest, so a move is cheap, and nobody holds the builder afterwards.
+- A state has an exact JSON form (``dump``/``load``); ``load`` accepts dumps without the fields
+  added later, since rooms store them.
+- Legality is one check per game, used by both ``legal_actions`` and ``apply``.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from dataclasses import FrozenInstanceError, dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Action = dict[str, Any]
 """A move as a small JSON object with a ``type``, e.g. ``{"type": "play", "cards": ["Qs", "Qh"]}``."""
 
-LANGUAGES = ("en", "et", "fi")
+
+T = TypeVar("T")
+
+
+class Frozen:
+    """The mixin of a game's finished states: no field may be set or deleted (see "State" above)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: a finished state never changes")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: a finished state never changes")
+
+
+def freeze(builder: Any, frozen: type[T]) -> T:
+    """``builder`` turned into the finished state ``frozen``, in place: ``frozen`` is a subclass of
+    the builder's class that adds only ``Frozen``. The builder must not be used afterwards."""
+    object.__setattr__(builder, "__class__", frozen)
+    return cast(T, builder)
 
 
 class IllegalAction(Exception):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from typing import TypeVar
 
 RANKS = "23456789TJQKA"
@@ -32,17 +33,18 @@ def is_card(code: object) -> bool:
     return (code[0] in RANKS and code[1] in SUITS) or code in JOKERS
 
 
-def rank_of(card: Card) -> str:
-    return card[0]
+def sort_key(order: str = RANKS) -> Callable[[Card], int]:
+    """The sort key of a game's card order: by rank as ranked in ``order`` (low first), then by
+    suit ``c d h s``; jokers before every other card (red, then black). Hands and shown cards are
+    kept in this order, so their order tells nothing."""
+    return _sort_keys(order).__getitem__
 
 
-def suit_of(card: Card) -> str:
-    return card[1]
-
-
-def rank_index(card: Card) -> int:
-    """0 for a 2 up to 12 for an ace; jokers are -1."""
-    return RANKS.find(card[0])
+@cache
+def _sort_keys(order: str) -> dict[Card, int]:
+    keys = {r + s: 4 * i + j for i, r in enumerate(order) for j, s in enumerate(SUITS)}
+    keys.update({joker: j - 4 for j, joker in enumerate(JOKERS)})
+    return keys
 
 
 def deck(*, low_rank: str = "2", jokers: int = 0, decks: int = 1) -> list[Card]:

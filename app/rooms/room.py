@@ -973,8 +973,3 @@ class Room:
             member.status, member.since = "gone", self.version
             self._close_member(member.id, "left", 1000)
             self.publish_room()
-
-
-def new_member_token() -> tuple[str, str]:
-    token = new_token()
-    return token, hash_token(token)

@@ -109,7 +109,11 @@ def test_thousand_deal_through_auction_talon_and_tricks(
         assert state is not None
         if state["view"]["score_sheet"]:
             break
-        (mover,) = acting(players)
+        # Before the opening bid the others may look or claim a redeal out of turn (T5, T6): the
+        # player with a move of the auction itself moves.
+        movers = acting(players)
+        early = {"look", "redeal", "lottery"}
+        mover = next((p for p in movers if {a["type"] for a in legal(p)} - early), movers[0])
         if state["view"]["phase"] == "play" and "play" not in done:
             # The hands as play starts: none of it may have reached the spectator, except the
             # talon's cards, which were turned up for everyone.

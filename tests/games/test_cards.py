@@ -6,7 +6,16 @@ from collections import Counter
 
 import pytest
 
-from app.games.cards import SeededRandom, deck, is_card, new_seed, parse_cards, seed_hash, shuffled
+from app.games.cards import (
+    SeededRandom,
+    deck,
+    is_card,
+    new_seed,
+    parse_cards,
+    seed_hash,
+    shuffled,
+    sort_key,
+)
 
 
 def test_deck_sizes() -> None:
@@ -54,3 +63,12 @@ def test_first_card_position_is_uniform() -> None:
     counts = Counter(shuffled(deck(low_rank="9"), f"s{i}")[0] for i in range(24000))
     assert len(counts) == 24
     assert all(abs(c - 1000) < 160 for c in counts.values()), counts
+
+
+def test_sort_key_orders_by_rank_then_suit_with_jokers_first() -> None:
+    cards = ["As", "2c", "Xb", "Td", "2s", "Xr", "9h"]
+    assert sorted(cards, key=sort_key()) == ["Xr", "Xb", "2c", "2s", "9h", "Td", "As"]
+    # The unshuffled deck is already in this order, whatever its lowest rank.
+    assert sorted(deck(low_rank="9"), key=sort_key()) == deck(low_rank="9")
+    # Another rank order ranks by it (Thousand's trick order: 9 J Q K 10 A).
+    assert sorted(["Ac", "Tc", "Kc", "9c"], key=sort_key("9JQKTA")) == ["9c", "Kc", "Tc", "Ac"]

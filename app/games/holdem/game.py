@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from app.games.base import Event, Game, IllegalAction, Outcome, require_type
 from app.games.cards import new_seed
 from app.games.holdem import engine, phh
+from app.games.holdem.common import check_keys
 from app.games.holdem.engine import (
     BETTING_ACTIONS,
     HAND_ACTIONS,
@@ -33,7 +34,7 @@ from app.games.holdem.engine import (
 )
 from app.games.holdem.rules import PRESETS
 from app.games.holdem.rules import RuleSheet as HoldemSheet
-from app.games.holdem.state import Hand, State, dump_state, load_state
+from app.games.holdem.state import Hand, State, dump_state, finished, load_state
 from app.games.holdem.view import table_view
 
 Action = dict[str, Any]
@@ -93,7 +94,7 @@ class Holdem(Game[State, HoldemSheet]):
             button,
             list(stacks) if stacks is not None else None,
         )
-        return state
+        return finished(state)
 
     # -- moves -------------------------------------------------------------------------------------
 
@@ -213,7 +214,7 @@ class Holdem(Game[State, HoldemSheet]):
             return {"type": "run_once"}
         if h.phase == "showdown":
             # Cards speak (H19): a hand that can still win is tabled for the absent player.
-            if engine.must_show(h, seat) or engine._could_win(h, seat):
+            if engine.must_show(h, seat) or engine.could_win(h, seat):
                 return {"type": "show"}
             return {"type": "muck"}
         return {"type": "muck"}
@@ -228,7 +229,7 @@ class Holdem(Game[State, HoldemSheet]):
         if kind in _TABLE:
             s = state.clone()
             apply_table(s, seat, action, events)
-            return s, events
+            return finished(s), events
         if state.over:
             raise IllegalAction("table_closed", "The table is closed.")
         h0 = state.hand
@@ -243,36 +244,16 @@ class Holdem(Game[State, HoldemSheet]):
         if betting:
             apply_bet(s, h, seat, action, events, engine.betting_options(state, h0, seat))
         elif kind in ("straddle", "no_straddle"):
-            engine._check_keys(action, ("amount",))
-            amount = 2 * current_level(s).big_blind
-            if kind == "straddle":
-                if "amount" in action and engine._amount(action, "amount") != amount:
-                    raise IllegalAction("bad_amount", f"The straddle is {amount}.")
-                engine._post(s, h, seat, amount, "straddle", events)
-                h.straddler = seat
-                h.current = amount
-                h.min_inc = amount  # the straddle acts as the big blind: the next raise is at least to 2 × it
-                h.full_level = amount
-                h.bet_count = 2
-            else:
-                events.append(engine._event("no_straddle", {"seat": seat}))
-            engine._deal_holes(s, h, events)
-            engine._open_round(s, h, events)
+            engine.straddle(s, h, seat, action, events)
         elif kind in ("run_twice", "run_once"):
-            engine._check_keys(action, ())
-            h.votes = list(h.votes)
-            h.votes[seat] = 1 if kind == "run_twice" else 0
-            events.append(engine._event("vote", {"seat": seat, "run_twice": kind == "run_twice"}))
-            if all(v != -1 for v in h.votes):
-                live = [x for x in h.players if not h.folded[x]]
-                engine._run_out(s, h, events, twice=all(h.votes[x] == 1 for x in live))
+            engine.vote_run_twice(s, h, seat, action, events)
         elif h.phase == "showdown":
-            engine._check_keys(action, ())
+            check_keys(action, ())
             engine.decide_showdown(s, h, seat, kind, events)
         else:
-            engine._check_keys(action, ())
+            check_keys(action, ())
             engine.after_hand_show(s, h, seat, kind, events)
-        return s, events
+        return finished(s), events
 
     def _check_turn(self, h: Hand, seat: int, kind: str) -> None:
         phase_of = PHASE_OF

@@ -1,4 +1,4 @@
-"""The Texas Hold'em rule sheet and its presets (rules H1–H24 of RULES.md).
+"""The Texas Hold'em rule sheet and its presets (rules H1–H24 of docs/rules/holdem.md).
 
 Every house rule the seed leaves open is an option here, read by the engine at a named
 decision point. Amounts are whole chips (play money only, H24).
@@ -79,6 +79,15 @@ class RuleSheet(RuleSheetBase):
         "Fixed limit: panuseid ringis kõige rohkem (4: panus ja 3 tõstet; 5: panus ja 4 tõstet; "
         "0: piiranguta).",
         "Fixed limit: panoksia kierroksella enintään (4: panos ja 3 korotusta; 5: panos ja 4; 0: ei rajaa).",
+    )
+    heads_up_uncapped: bool = option(
+        True,
+        "Fixed limit: no cap on raises while only two players are in the betting (unless the round was "
+        "capped before it became heads-up) (H16).",
+        "Fixed limit: tõstete arv pole piiratud, kui panustamises on ainult kaks mängijat (kui ring "
+        "polnud juba enne piiratud) (H16).",
+        "Fixed limit: korotuksia ei rajoiteta, kun panostamassa on vain kaksi pelaajaa (ellei kierrosta "
+        "rajattu jo ennen) (H16).",
     )
     format: Literal["cash", "tournament"] = option(
         "cash",
@@ -244,11 +253,4 @@ PRESETS: dict[str, RuleSheet] = {
         buy_in_max=200,
         buy_in_default=200,
     ),
-}
-
-PRESET_TITLES = {
-    "cash-nl-1-2": "cash NL 1/2",
-    "tournament-nl-turbo": "tournament NL turbo",
-    "fixed-limit-2-4": "fixed limit 2/4",
-    "pot-limit-1-2": "pot limit 1/2",
 }

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.holdem.engine import STREETS, current_level, pots
-from app.games.holdem.state import State
+from app.games.holdem.common import STREETS, current_level
+from app.games.holdem.pots import pots
+from app.games.holdem.state import Hand, State
 
 
-def table_view(state: State, seat: int | None) -> dict[str, Any]:
+def players(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Every seat: stack and status, and in a hand its bets and the cards ``seat`` may see."""
     sheet = state.sheet
     h = state.hand
-    lv = current_level(state)
-    players = []
+    out: list[dict[str, Any]] = []
     for x in range(state.seats):
         entry: dict[str, Any] = {
             "seat": x,
@@ -46,7 +47,14 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
             )
         else:
             entry["in_hand"] = False
-        players.append(entry)
+        out.append(entry)
+    return out
+
+
+def table_view(state: State, seat: int | None) -> dict[str, Any]:
+    sheet = state.sheet
+    h = state.hand
+    lv = current_level(state)
     view: dict[str, Any] = {
         "game": "holdem",
         "seat": seat,
@@ -61,7 +69,7 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
             "ante_type": sheet.ante_type,
         },
         "hands_played": state.hands,
-        "players": players,
+        "players": players(state, seat),
         "over": state.over,
         "closing": state.closing,
         "last_hand": state.last,
@@ -70,22 +78,24 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
         view["ledger"] = list(state.ledger)
     else:
         view["places"] = [list(g) for g in state.places]
-    if h is not None:
-        view["hand"] = {
-            "number": h.number,
-            "button": h.button,
-            "small_blind": h.sb if h.sb_live else None,
-            "big_blind": h.bb,
-            "straddle": h.straddler if h.straddler >= 0 else None,
-            "street": STREETS[min(h.street, 3)],
-            "phase": h.phase,
-            "board": list(h.board),
-            "board2": list(h.board2),
-            "actor": h.actor if h.actor >= 0 else None,
-            "current_bet": h.current,
-            "pots": [{"amount": a, "eligible": e} for a, e in pots(h)] if h.phase != "over" else [],
-            "awards": list(h.awards),
-        }
-    else:
-        view["hand"] = None
+    view["hand"] = hand_view(h) if h is not None else None
     return view
+
+
+def hand_view(h: Hand) -> dict[str, Any]:
+    """The hand in play as everyone sees it: positions, street, board, the bet and the pots."""
+    return {
+        "number": h.number,
+        "button": h.button,
+        "small_blind": h.sb if h.sb_live else None,
+        "big_blind": h.bb,
+        "straddle": h.straddler if h.straddler >= 0 else None,
+        "street": STREETS[min(h.street, 3)],
+        "phase": h.phase,
+        "board": list(h.board),
+        "board2": list(h.board2),
+        "actor": h.actor if h.actor >= 0 else None,
+        "current_bet": h.current,
+        "pots": [{"amount": a, "eligible": e} for a, e in pots(h)] if h.phase != "over" else [],
+        "awards": list(h.awards),
+    }

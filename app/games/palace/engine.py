@@ -62,9 +62,10 @@ from typing import Any
 
 from app.games import cards as cardlib
 from app.games.base import Action, Event, IllegalAction, InvalidSheet, Outcome, require_type
+from app.games.cards import RANKS
 from app.games.palace.pile import active_card, fits, four_on_top, top_run
 from app.games.palace.rules import RuleSheet, check_sheet
-from app.games.palace.table import RANKS, VALUE, Player, Table, sort_cards
+from app.games.palace.table import BY_RANK, VALUE, Player, Table
 
 ACTION_FIELDS: dict[str, frozenset[str]] = {
     "swap": frozenset({"card", "index"}),
@@ -100,23 +101,7 @@ def new(
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidSheet(None, "The number of players must be a whole number.")
     sheet.check_players(players)
-    needed = sheet.cards_needed(players)
-    if deck is None:
-        low = "2" if sheet.deck == "52" else "6"
-        full = cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
-        if len(full) < needed:
-            raise InvalidSheet(
-                "decks",
-                f"{players} players need {needed} cards but the deck has {len(full)}; use more decks.",
-            )
-        order = cardlib.shuffled(full, seed if seed is not None else cardlib.new_seed())
-    else:
-        order = list(deck)
-        for code in order:
-            if not cardlib.is_card(code):
-                raise IllegalAction("bad_deck", f"The deck holds {str(code)[:8]!r}, not a card code.")
-        if len(order) < needed:
-            raise IllegalAction("bad_deck", f"{players} players need {needed} cards, not {len(order)}.")
+    order = _deck_order(sheet, players, seed, deck)
     pos = 0
 
     def rounds(count: int) -> list[list[str]]:
@@ -136,7 +121,11 @@ def new(
         face_up = [[None, None, None] for _ in range(players)]
         hands = rounds(6)
     seats = tuple(
-        Player(hand=sort_cards(hands[s]), face_up=tuple(face_up[s]), face_down=tuple(face_down[s]))
+        Player(
+            hand=tuple(sorted(hands[s], key=BY_RANK)),
+            face_up=tuple(face_up[s]),
+            face_down=tuple(face_down[s]),
+        )
         for s in range(players)
     )
     return Table(
@@ -148,6 +137,27 @@ def new(
         phase="swap",
         turn=0,
     )
+
+
+def _deck_order(sheet: RuleSheet, players: int, seed: str | None, deck: Sequence[str] | None) -> list[str]:
+    """The cards in dealing order, top first: the seeded shuffle of the sheet's deck, or ``deck``."""
+    needed = sheet.cards_needed(players)
+    if deck is None:
+        low = "2" if sheet.deck == "52" else "6"
+        full = cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
+        if len(full) < needed:
+            raise InvalidSheet(
+                "decks",
+                f"{players} players need {needed} cards but the deck has {len(full)}; use more decks.",
+            )
+        return cardlib.shuffled(full, seed if seed is not None else cardlib.new_seed())
+    order = list(deck)
+    for code in order:
+        if not cardlib.is_card(code):
+            raise IllegalAction("bad_deck", f"The deck holds {str(code)[:8]!r}, not a card code.")
+    if len(order) < needed:
+        raise IllegalAction("bad_deck", f"{players} players need {needed} cards, not {len(order)}.")
+    return order
 
 
 # -- small helpers -----------------------------------------------------------------------------
@@ -234,7 +244,7 @@ def _plays(t: Table, seat: int) -> list[Action]:
     source = _source(p)
     if source == "hand":
         for rank, group in _groups(p.hand).items():
-            if not fits(sheet, rank, active):
+            if not fits(sheet, rank, active) or (t.opening_rank is not None and rank != t.opening_rank):
                 continue
             for cards in _sub_multisets(group, 1, len(group)):
                 if not _goes_out_on_special(t, p, rank, len(cards)):
@@ -359,7 +369,43 @@ def _swap_moves(t: Table, seat: int) -> list[Action]:
     return out
 
 
+_LEGAL_MEMO: list[Any] = [None, -1, []]
+
+
 def legal_actions(t: Table, seat: int) -> list[Action]:
+    """Every move ``seat`` may make now: the one legality check of Palace.
+
+    ``apply`` accepts a move only if it is listed here (in canonical form, see ``_canonical``);
+    the ``_do_*`` handlers then perform it, and their refusals name what is wrong with a move that
+    is not listed. Remembered for the last table asked: tables never change, so ``legal_actions``
+    and the ``apply`` that follows share one computation.
+    """
+    return list(_listed(t, seat))
+
+
+def _listed(t: Table, seat: int) -> list[Action]:
+    """``legal_actions`` as remembered: the list must not be changed."""
+    memo = _LEGAL_MEMO
+    if memo[0] is t and memo[1] == seat:
+        return memo[2]  # type: ignore[no-any-return]
+    out = _legal_actions(t, seat)
+    memo[0], memo[1], memo[2] = t, seat, out
+    return out
+
+
+def _canonical(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The form ``legal_actions`` lists a move in: cards in hand order, slot indexes ascending."""
+    out = dict(action)
+    cards = out.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) and cardlib.is_card(c) for c in cards):
+        out["cards"] = sorted(cards, key=BY_RANK)
+    indexes = out.get("indexes")
+    if isinstance(indexes, list) and all(type(i) is int for i in indexes):
+        out["indexes"] = sorted(indexes)
+    return out
+
+
+def _legal_actions(t: Table, seat: int) -> list[Action]:
     if t.phase == "over" or not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
     if t.phase == "swap":
@@ -414,8 +460,8 @@ def timeout_action(t: Table, seat: int) -> Action | None:
         if {"type": "ready"} in legal:
             return {"type": "ready"}
         # Choose-from-six: lay 2s, 10s and then the highest cards face-up (the wikihow's advice).
-        best = sort_cards(sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:])
-        action: Action = {"type": "lay_face_up", "cards": list(best)}
+        best = sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:]
+        action: Action = {"type": "lay_face_up", "cards": sorted(best, key=BY_RANK)}
         return action if action in legal else legal[-1]
     if seat != t.turn:
         return None
@@ -439,6 +485,7 @@ class _Move:
         "drawn",
         "events",
         "idle",
+        "opening_rank",
         "out",
         "phase",
         "pile",
@@ -464,6 +511,7 @@ class _Move:
         self.out = t.out
         self.idle = t.idle
         self.reason = t.reason
+        self.opening_rank = t.opening_rank
         self.events: list[Event] = []
 
     def freeze(self) -> Table:
@@ -482,6 +530,7 @@ class _Move:
             out=self.out,
             idle=self.idle,
             reason=self.reason,
+            opening_rank=self.opening_rank,
         )
 
     def emit(self, kind: str, data: dict[str, Any], audience: tuple[int, ...] | None = None) -> None:
@@ -498,7 +547,7 @@ class _Move:
             return []
         got = self.stock[:need]
         self.stock = self.stock[need:]
-        self.players[seat] = replace(p, hand=sort_cards(p.hand + got))
+        self.players[seat] = replace(p, hand=tuple(sorted(p.hand + got, key=BY_RANK)))
         self.emit("drew", {"seat": seat, "count": len(got)})
         self.emit("drew_cards", {"seat": seat, "cards": list(got)}, (seat,))
         return list(got)
@@ -513,7 +562,8 @@ class _Move:
         """P9, P11, P20, P21: the whole pile (and a failed face-down card) goes to the hand."""
         cards = self.pile + extra
         p = self.players[seat]
-        self.players[seat] = replace(p, hand=sort_cards(p.hand + cards), known=sort_cards(p.known + cards))
+        hand = tuple(sorted(p.hand + cards, key=BY_RANK))
+        self.players[seat] = replace(p, hand=hand, known=tuple(sorted(p.known + cards, key=BY_RANK)))
         self.pile = ()
         self.emit("picked_up", {"seat": seat, "cards": list(cards)})
         self.turn = seat if self.sheet.after_pick_up == "picker" else self.next_active(seat)
@@ -672,7 +722,14 @@ def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[E
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()
+    listed = _listed(t, seat)
+    if action not in listed and _canonical(action) not in listed:
+        # Not a legal move: the handler's own checks say what is wrong with it (on a scratch copy).
+        _HANDLERS[kind](t, _Move(t), seat, action)
+        raise _refuse("not_allowed", "That move is not open to you now.")
     _HANDLERS[kind](t, m, seat, action)
+    if t.phase == "play":
+        m.opening_rank = None  # P5: the opening constraint binds the first move only
     if m.phase == "play" and t.phase == "play":
         m.idle = 0 if _progress_of(m) != before else t.idle + 1
         if m.idle >= t.sheet.stalemate_moves:
@@ -713,12 +770,26 @@ def _start_play(m: _Move) -> None:
     elif sheet.opening in ("lowest_card", "first_three"):
         ranks = RANKS if sheet.opening == "lowest_card" else RANKS[1:]
         for rank in ranks:
-            holders = [s for s, p in enumerate(m.players) if any(c[0] == rank for c in p.hand)]
+            holders = [s for s, p in enumerate(m.players) if rank in _opening_ranks(sheet, p)]
             if holders:
                 start = holders[0]
                 break
+    elif sheet.opening == "left_plays_lowest":
+        # P5 (wikihow): "diilerist vasakule jääv inimene mängib käes olevat kõige madalamat kaarti".
+        ranks_held = [c[0] for c in m.players[0].hand if c[0] in VALUE and c[0] != "X"]
+        m.opening_rank = min(ranks_held, key=VALUE.__getitem__) if ranks_held else None
     m.turn = start
     m.emit("play_started", {"turn": start})
+
+
+def _opening_ranks(sheet: RuleSheet, p: Player) -> set[str]:
+    """P5: the ranks that count for who opens, from the hand, the face-up cards or both."""
+    cards: list[str] = []
+    if sheet.opening_cards != "face_up":
+        cards.extend(p.hand)
+    if sheet.opening_cards != "hand":
+        cards.extend(c for c in p.face_up if c is not None)
+    return {c[0] for c in cards}
 
 
 def _after_ready(m: _Move) -> None:
@@ -745,7 +816,7 @@ def _do_swap(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     hand.append(up)
     face_up = list(p.face_up)
     face_up[index] = card
-    m.players[seat] = replace(p, hand=sort_cards(hand), face_up=tuple(face_up))
+    m.players[seat] = replace(p, hand=tuple(sorted(hand, key=BY_RANK)), face_up=tuple(face_up))
     m.emit("swapped", {"seat": seat, "index": index, "card": card, "took": up})
 
 
@@ -781,9 +852,11 @@ def _do_play(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     rank = _same_rank(cards)
     _check_held(p, cards)
     _check_fits(t, rank)
+    if t.opening_rank is not None and rank != t.opening_rank:
+        raise _refuse("play_lowest", "The opener plays the lowest card in his hand first (P5).")
     _check_not_out_on_special(t, p, rank, len(cards))
     m.players[seat] = _without(p, cards)
-    m.placed(seat, list(sort_cards(cards)), "hand")
+    m.placed(seat, sorted(cards, key=BY_RANK), "hand")
 
 
 def _do_play_face_up(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
@@ -860,7 +933,7 @@ def _do_draw(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     _must_play_check(t, seat)
     card = m.stock[0]
     m.stock = m.stock[1:]
-    m.players[seat] = replace(p, hand=sort_cards((*p.hand, card)))
+    m.players[seat] = replace(p, hand=tuple(sorted((*p.hand, card), key=BY_RANK)))
     m.emit("drew", {"seat": seat, "count": 1})
     m.emit("drew_cards", {"seat": seat, "cards": [card]}, (seat,))
     if t.sheet.when_stuck == "draw_ends_turn":
@@ -936,7 +1009,7 @@ def _do_cut_in(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None
     _check_not_out_on_special(t, p, rank, len(cards))
     m.players[seat] = _without(p, cards)
     # P16 (wikihow): the cutter burns the pile and plays on; the seats between are skipped.
-    m.placed(seat, list(sort_cards(cards)), "cut_in", may_add=False)
+    m.placed(seat, sorted(cards, key=BY_RANK), "cut_in", may_add=False)
 
 
 def _do_add(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
@@ -952,7 +1025,7 @@ def _do_add(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> None:
     m.add_cards = ()
     m.players[seat] = _without(p, cards)
     turn = t.turn
-    m.placed(seat, list(sort_cards(cards)), "add")
+    m.placed(seat, sorted(cards, key=BY_RANK), "add")
     if m.phase == "play" and m.turn != seat:
         m.turn = turn  # an add is out of turn: the next player is still to play
 
@@ -969,7 +1042,7 @@ def _do_lay_four(t: Table, m: _Move, seat: int, action: Mapping[str, Any]) -> No
     _check_not_out_on_special(t, p, rank, 4)
     m.players[seat] = _without(p, cards)
     m.burned = m.burned + tuple(cards)
-    m.emit("laid_four", {"seat": seat, "cards": list(sort_cards(cards))})
+    m.emit("laid_four", {"seat": seat, "cards": sorted(cards, key=BY_RANK)})
     m.refill(seat)
     if m.check_out(seat):
         return

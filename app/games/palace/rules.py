@@ -1,6 +1,6 @@
 """The Palace rule sheet: every house-rule option of the three seeds, and their presets.
 
-Each option cites the rule id of ``RULES.md`` it decides. The presets take each seed's reading:
+Each option cites the rule id (docs/rules/palace.md) it decides. The presets take each seed's reading:
 ``hiina-turakas`` the base column of the Estonian house-rule matrix, ``china-hand`` the Finnish
 text, ``palace`` the Estonian Palace how-to.
 """
@@ -15,7 +15,8 @@ DeckSize = Literal["52", "36"]
 Decks = Literal["one", "two", "two_from_three_players"]
 JokerEffect = Literal["reset", "transparent"]
 Deal = Literal["three_three_three", "choose_from_six"]
-Opening = Literal["turn_up", "lowest_card", "first_three", "left_of_dealer"]
+Opening = Literal["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"]
+OpeningCards = Literal["hand", "face_up", "hand_and_face_up"]
 WhenStuck = Literal["draw_may_play", "draw_ends_turn", "pick_up"]
 LowCard = Literal["7", "9", "none"]
 TenBurn = Literal["optional", "always"]
@@ -73,11 +74,23 @@ class RuleSheet(RuleSheetBase):
     opening: Opening = option(
         "turn_up",
         "How play opens: a card turned up from the stock, the holder of the lowest card, the first holder "
-        "of a 3 (then 4…), or the player left of the dealer on an empty pile (P5).",
-        "Kuidas mäng algab: pakist avatud kaart, madalaima kaardi omanik, esimene 3 omanik (siis 4…) "
-        "või jagajast vasakul olev mängija tühjale lauale (P5).",
+        "of a 3 (then 4…), the player left of the dealer on an empty pile, or the player left of the "
+        "dealer playing the lowest card in his hand (P5).",
+        "Kuidas mäng algab: pakist avatud kaart, madalaima kaardi omanik, esimene 3 omanik (siis 4…), "
+        "jagajast vasakul olev mängija tühjale lauale või jagajast vasakul olev mängija oma käe "
+        "madalaima kaardiga (P5).",
         "Miten peli alkaa: nostopakasta käännetty kortti, matalimman kortin haltija, ensimmäinen 3:n "
-        "haltija (sitten 4…) tai jakajan vasen tyhjään pinoon (P5).",
+        "haltija (sitten 4…), jakajan vasen tyhjään pinoon tai jakajan vasen kätensä matalimmalla "
+        "kortilla (P5).",
+    )
+    opening_cards: OpeningCards = option(
+        "hand",
+        "Which cards decide who opens with the lowest card or the first 3: those in hand, the face-up "
+        "cards, or both (P5).",
+        "Millised kaardid otsustavad madalaima kaardi või esimese 3 järgi alustaja: käes olevad, "
+        "lahtised või mõlemad (P5).",
+        "Mitkä kortit ratkaisevat aloittajan matalimman kortin tai ensimmäisen 3:n mukaan: käden "
+        "kortit, avoimet kortit vai molemmat (P5).",
     )
     when_stuck: WhenStuck = option(
         "draw_may_play",
@@ -223,6 +236,9 @@ PRESETS: dict[str, RuleSheet] = {
         eight_transparent=False,
         ten_fits="anything",
         ten_burn="always",
+        # P5: "esimene avatud kolmega mängija alustab" – the first player with an *open* (face-up)
+        # three starts; it matters when the room picks the `first_three` opening.
+        opening_cards="face_up",
     ),
 }
 

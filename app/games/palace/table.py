@@ -12,21 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.cards import RANKS, sort_key
 from app.games.palace.rules import RuleSheet
 
-RANKS = "23456789TJQKA"
-# Rank order 2 < 3 < … < A (P2); jokers ("X") sort below everything and never compare by rank.
+# Rank order 2 < 3 < … < A (P2); jokers ("X") rank below everything and never compare by rank.
 VALUE: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
 VALUE["X"] = -1
-_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3, "r": 0, "b": 1}
-
-
-def card_key(card: str) -> int:
-    return VALUE[card[0]] * 4 + _SUIT[card[1]]
-
-
-def sort_cards(cards: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=card_key))
+BY_RANK = sort_key(RANKS)  # hands are kept in this order (rank, then suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +78,8 @@ class Table:
     out: tuple[int, ...] = ()  # seats in the order they went out
     idle: int = 0  # moves in a row without progress (the stalemate rule)
     reason: str | None = None  # why the game ended: "finished" or "stalemate"
+    # P5 `left_plays_lowest`: the rank the opener must play first; None once anybody has moved.
+    opening_rank: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,6 +97,7 @@ class Table:
             "out": list(self.out),
             "idle": self.idle,
             "reason": self.reason,
+            "opening_rank": self.opening_rank,
         }
 
     @staticmethod
@@ -122,4 +117,5 @@ class Table:
             out=tuple(data["out"]),
             idle=int(data["idle"]),
             reason=data["reason"],
+            opening_rank=data.get("opening_rank"),
         )

@@ -1,4 +1,4 @@
-"""Thousand (Tuhat), rules T1–T19 of ``RULES.md`` read against the Finnish seed."""
+"""Thousand (Tuhat), rules T1–T19 of ``docs/rules/thousand.md`` read against the Finnish seed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The auction [T7, T8, T11, T12], with what may happen before a player's first bid:
+"""The auction [T7, T8, T11, T12], with what may happen before the bidding starts:
 the "17 or less" redeal [T5] and the nine lottery [T6].
 
 Actions (``seat`` is the player to act):
@@ -7,7 +7,8 @@ Actions (``seat`` is the player to act):
   later bids rise by the step and stay within the limit of the marriages held [T8].
 - ``{"type": "pass"}``: final for this auction [T7]; the opener may not pass his opening.
 - ``{"type": "look"}``: blind bidding [T11]: look at one's hand; bids made before looking are blind.
-- ``{"type": "redeal"}``: "17 or less" [T5]: show a hand worth the limit or less, before one's first bid.
+- ``{"type": "redeal"}``: "17 or less" [T5]: show a hand worth the limit or less, before the
+  bidding starts (out of turn too: every player may claim before the opener's bid).
 - ``{"type": "lottery", "nine": "9h"}``: run the nine lottery [T6] with three nines, choosing
   (secretly) the nine whose colour the others must guess; then each of them sends
   ``{"type": "guess", "colour": "red" | "black"}``.
@@ -20,7 +21,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction
 from app.games.thousand import deal as dealing
-from app.games.thousand.rules import RuleSheet, colour, sort_cards, total_points
+from app.games.thousand.rules import BY_RANK, RuleSheet, colour, total_points
 from app.games.thousand.state import State
 
 
@@ -91,7 +92,10 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
     if state.phase == "lottery":
         return lottery_guess_error(state, seat, action)
     if seat != state.turn:
-        return IllegalAction("not_your_turn", "It is not your turn to bid.")
+        # [T5, T6] out of turn only the claims before the bidding, and a look that serves them.
+        out_of_turn = kind in EARLY_MOVES and before_bidding(state)
+        if not out_of_turn or (kind == "look" and not claims_open(state, seat)):
+            return IllegalAction("not_your_turn", "It is not your turn to bid.")
     looked = state.looked[seat]
     if kind == "look":
         return IllegalAction("already_looked", "You have already looked at your cards.") if looked else None
@@ -120,10 +124,40 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
     return IllegalAction("wrong_phase", "That move is not part of the auction.")
 
 
+# [T5, T6] Moves open to every player, out of turn, from the deal until the opening bid.
+EARLY_MOVES = ("look", "redeal", "lottery")
+
+
+def before_bidding(state: State) -> bool:
+    """The window for redeal claims and the lottery: dealt, and nobody has bid yet [T5, T6].
+
+    The seed: "Tämä toimenpide on suoritettava ennen vedonlyöntiä" (this must be done before the
+    bidding) and "Kun kortit on jaettu ja/tai lotteria on järjestetty, peli alkaa".
+    """
+    return state.phase == "auction" and state.bid == 0
+
+
+def claims_open(state: State, seat: int) -> bool:
+    """Whether the sheet gives ``seat`` anything to claim before the bidding [T5, T6, T17]."""
+    sheet = state.sheet
+    lottery = sheet.nine_lottery and len(state.active()) == 3
+    return (sheet.low_hand_redeal or lottery) and seat in state.active() and not state.stuck(seat)
+
+
+def early_claims(state: State, seat: int) -> bool:
+    """Whether ``seat`` has a move in the pre-bidding window: a look at its hand (a claim needs
+    the hand seen) or a redeal or lottery it may claim now [T5, T6]."""
+    if not before_bidding(state):
+        return False
+    early: list[Action] = [{"type": "look"}, {"type": "redeal"}]
+    early.extend({"type": "lottery", "nine": nine} for nine in nines(state.hands[seat]))
+    return any(error(state, seat, action) is None for action in early)
+
+
 def early_option_error(state: State, seat: int, what: str) -> IllegalAction | None:
-    """Redeal claims and lotteries come before the player's own first bid, with the hand seen."""
-    if state.acted[seat]:
-        return IllegalAction("too_late", f"The {what} must be claimed before your first bid or pass.")
+    """Redeal claims and lotteries come before the bidding starts, with the hand seen [T5, T6]."""
+    if not before_bidding(state):
+        return IllegalAction("too_late", f"The {what} must be claimed before the bidding starts.")
     if not state.looked[seat]:
         return IllegalAction("not_looked", f"Look at your cards before claiming the {what}.")
     if state.stuck(seat):
@@ -199,7 +233,7 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
         events.append(Event("pass", {"seat": seat}))
         advance(state, seat, events)
     elif kind == "redeal":
-        shown = sort_cards(state.hands[seat])
+        shown = sorted(state.hands[seat], key=BY_RANK)
         state.shown.append({"seat": seat, "reason": "low_hand", "cards": shown})
         events.append(Event("redeal", {"seat": seat, "reason": "low_hand", "cards": shown}))
         dealing.note_redeal(state, events)
@@ -249,7 +283,7 @@ def resolve_lottery(state: State, events: list[Event]) -> None:
         )
     )
     state.phase = "auction"
-    state.turn = lottery["organiser"]
+    state.turn = state.active()[0]  # the lottery came before the bidding: the opener is to bid
 
 
 def advance(state: State, seat: int, events: list[Event]) -> None:
@@ -262,9 +296,18 @@ def advance(state: State, seat: int, events: list[Event]) -> None:
 
 
 def talon_hidden(state: State) -> bool:
-    """[T11] a blind contract's talon is not shown; [T12] nor is the talon of a "left 100"."""
+    """[T11] a blind contract's talon is not shown; [T12] nor is the talon of a "left 100".
+
+    [T17] A stuck opener gets no "left 100": the seed gives the trick back only after a fall
+    ("hän voi jälleen käyttää kaikkia temppuja – sekä “Pommi”, “Jätetty 100” että muut").
+    """
     sheet = state.sheet
-    left_100 = sheet.left_100 and state.bidder == state.active()[0] and state.contract == sheet.opening_bid
+    left_100 = (
+        sheet.left_100
+        and state.bidder == state.active()[0]
+        and state.contract == sheet.opening_bid
+        and not state.stuck(state.bidder)
+    )
     return state.blind or left_100
 
 
@@ -288,7 +331,7 @@ def end_auction(state: State, events: list[Event]) -> None:
 
 def reveal_talon(state: State, cards: list[str], events: list[Event]) -> None:
     """[T9] the talon is turned up for all; [T11, T12] or seen by the dealer only, or by nobody."""
-    cards = sort_cards(cards)
+    cards = sorted(cards, key=BY_RANK)
     if not talon_hidden(state):
         state.talon_public = cards
         events.append(Event("talon", {"cards": cards}))

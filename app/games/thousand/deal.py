@@ -20,7 +20,7 @@ from typing import Any
 
 from app.games.base import Event
 from app.games.cards import SeededRandom
-from app.games.thousand.rules import DECK, sort_cards
+from app.games.thousand.rules import BY_RANK, DECK
 from app.games.thousand.state import State
 
 
@@ -57,7 +57,7 @@ def lay_out(state: State, cards: list[str]) -> None:
             state.talon.extend(chunk)
     state.stock = cards[pos:]
     for hand in state.hands:
-        hand[:] = sort_cards(hand)
+        hand[:] = sorted(hand, key=BY_RANK)
     state.talon_dealt = list(state.talon)
 
 
@@ -118,7 +118,7 @@ def deal(state: State, events: list[Event], cards: list[str] | None = None) -> N
         if holder is None:
             break
         # [T5] four nines are shown to everyone and the same dealer deals again.
-        nines = sort_cards([c for c in state.hands[holder] if c[0] == "9"])
+        nines = sorted([c for c in state.hands[holder] if c[0] == "9"], key=BY_RANK)
         state.shown.append({"seat": holder, "reason": "four_nines", "cards": nines})
         events.append(Event("redeal", {"seat": holder, "reason": "four_nines", "cards": nines}))
         note_redeal(state, events)

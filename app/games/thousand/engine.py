@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome
+from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, freeze
 from app.games.cards import SeededRandom, new_seed
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
-from app.games.thousand.rules import DECK, POINTS, PRESETS, TRICK_RANK, sort_cards
+from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
 from app.games.thousand.rules import RuleSheet as Sheet
-from app.games.thousand.state import State
+from app.games.thousand.state import FrozenState, State
 from app.games.thousand.view import view as view_of
 
 ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
@@ -90,7 +90,7 @@ class Thousand(Game[State, Sheet]):
         state.scores = [0] * players
         state.bombs_used = [0] * players
         dealing.deal(state, [], cards)
-        return state
+        return freeze(state, FrozenState)
 
     # -- moves ---------------------------------------------------------------------------------
 
@@ -106,7 +106,9 @@ class Thousand(Game[State, Sheet]):
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             return IllegalAction("bad_seat", "No such seat.")
-        if seat not in self.to_act(state):
+        if seat not in self.to_act(state) and not (
+            kind in auction.EARLY_MOVES and auction.before_bidding(state)
+        ):  # the auction checks out-of-turn claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")
         if kind not in ACTIONS_BY_PHASE[state.phase]:
             return IllegalAction("wrong_phase", f"A '{kind}' is not possible in the {state.phase} phase.")
@@ -127,24 +129,42 @@ class Thousand(Game[State, Sheet]):
         after = state.copy()
         events: list[Event] = []
         MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
+        after.__class__ = FrozenState  # freeze(after, FrozenState), written out: after every move
         return after, events
 
     # -- questions -----------------------------------------------------------------------------
 
     def to_act(self, state: State) -> list[int]:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             return []
-        if state.phase == "lottery":
+        if phase == "lottery":
             assert state.lottery is not None
             return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
+        if phase == "auction" and state.bid == 0:  # auction.before_bidding, written out
+            return list(self._early_to_act(state))
         return [state.turn]
+
+    _EARLY: ClassVar[list[Any]] = [None, ()]
+
+    def _early_to_act(self, state: State) -> tuple[int, ...]:
+        """[T5, T6] before the opening bid any player may look, claim a redeal or run the lottery
+        out of turn. This tells what a seat holds: the room shows each seat only itself.
+
+        Remembered for the last state asked: finished states never change, and ``legal_actions``
+        asks once per candidate move."""
+        memo = self._EARLY
+        if memo[0] is not state:
+            seats = [s for s in state.active() if s != state.turn and auction.early_claims(state, s)]
+            memo[0], memo[1] = state, (state.turn, *seats)
+        return tuple(memo[1])
 
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take
         the talon, give or lay aside the lowest cards, and play the lowest legal card."""
-        if seat not in self.to_act(state):
-            return None
         phase = state.phase
+        if seat not in self.to_act(state) or (phase != "lottery" and seat != state.turn):
+            return None  # an out-of-turn claim is a choice, never a default [T5, T6]
         choice: Action
         if phase == "auction":
             choice = {"type": "bid", "value": state.sheet.opening_bid} if state.bid == 0 else {"type": "pass"}
@@ -160,9 +180,9 @@ class Thousand(Game[State, Sheet]):
             low = sorted(state.hands[seat], key=low_key)
             opponents = state.opponents(seat)
             if talon.keeps_talon(state):
-                choice = {"type": "discard", "cards": sort_cards(low[:3])}
+                choice = {"type": "discard", "cards": sorted(low[:3], key=BY_RANK)}
             elif talon.give_count(state) == 2:
-                choice = {"type": "give", "cards": {str(opponents[0]): sort_cards(low[:2])}}
+                choice = {"type": "give", "cards": {str(opponents[0]): sorted(low[:2], key=BY_RANK)}}
             else:
                 choice = {"type": "give", "cards": {str(o): c for o, c in zip(opponents, low, strict=False)}}
         else:

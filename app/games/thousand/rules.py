@@ -1,8 +1,8 @@
 """The Thousand (Tuhat) rule sheet, its presets and the card facts every module reads.
 
-Options are data read at named decision points (rule ids of ``RULES.md`` in brackets):
+Options are data read at named decision points (rule ids of ``docs/rules/thousand.md`` in brackets):
 player count and the two 2-player variants [T1, T18], opening bid and step [T7], the bid limit
-without a marriage and the marriage values [T8], talon handling [T9], trumping [T14],
+without a marriage and the marriage values [T8], talon handling [T9], trumping and heading the trick [T14],
 marriages while following and in the first trick [T15], bombs [T10], blind bidding [T11],
 "left 100" [T12], the four-nines and "17 or less" redeals [T5], the nine lottery [T6],
 "800 and stuck" [T17] and the target score [T3].
@@ -13,14 +13,16 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from app.games.base import RuleSheetBase, option
-from app.games.cards import deck
+from app.games.cards import deck, sort_key
 
 # [T1] 24 cards; card points and the trick order A > 10 > K > Q > J > 9 (not the poker order).
 DECK: tuple[str, ...] = tuple(deck(low_rank="9"))
 POINTS: dict[str, int] = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 TRICK_ORDER = "9JQKTA"
 TRICK_RANK: dict[str, int] = {rank: i for i, rank in enumerate(TRICK_ORDER)}
-DECK_INDEX: dict[str, int] = {card: i for i, card in enumerate(DECK)}
+# Hands and shown cards in one fixed order (rank 9 < … < A as in the deck, then suit), for
+# canonical actions and views.
+BY_RANK = sort_key()
 SUITS = "cdhs"
 RED = frozenset("dh")
 
@@ -31,11 +33,6 @@ def points(card: str) -> int:
 
 def total_points(cards: list[str]) -> int:
     return sum(POINTS[card[0]] for card in cards)
-
-
-def sort_cards(cards: list[str]) -> list[str]:
-    """Cards in one fixed order (the unshuffled deck's), for canonical actions and views."""
-    return sorted(cards, key=DECK_INDEX.__getitem__)
 
 
 def colour(card: str) -> str:
@@ -135,8 +132,17 @@ class RuleSheet(RuleSheetBase):
         "Mängija, kellel pole käidud masti, peab trumpama, kui tal on trump.",
         "Pelaajan, jolla ei ole lyötyä maata, on lyötävä valttia, jos hänellä on sitä.",
     )
-    marriage_when_following: bool = option(
+    must_beat: bool = option(
         False,
+        "A player following suit must play a higher card of the led suit than those in the trick, "
+        "when he holds one (unless the trick is already trumped).",
+        "Masti järgiv mängija peab käima tihis olevatest kõrgema sama masti kaardi, kui tal see on "
+        "(välja arvatud, kui tihi on juba trumbatud).",
+        "Maata seuraavan pelaajan on lyötävä tikin korkeinta korttia korkeampi saman maan kortti, "
+        "jos hänellä on sellainen (paitsi jos tikki on jo lyöty valtilla).",
+    )
+    marriage_when_following: bool = option(
+        True,
         "A marriage may also be declared with a king or queen played to follow, changing trump at once.",
         "Paari võib kuulutada ka järgides käidud kuninga või emandaga; trump muutub kohe.",
         "Parin voi ilmoittaa myös myöhemmin heitetyllä kuninkaalla tai kuningattarella; valtti vaihtuu heti.",
@@ -298,7 +304,8 @@ class RuleSheet(RuleSheetBase):
 
 PRESETS: dict[str, RuleSheet] = {
     # The seed's game for three with every trick it describes: bombs (3 a game), blind bidding,
-    # the nine lottery, the four-nines redeal, "left 100", "17 or less" and "800 and stuck".
+    # the nine lottery, the four-nines redeal, "left 100", "17 or less" and "800 and stuck";
+    # a marriage may be declared while following [T15]; no duty to head the trick [T14].
     "tuhat": RuleSheet(),
     # The seed's main text as written for four: the dealer sits out and scores the talon [T13].
     "tuhat-4": RuleSheet(players=4),

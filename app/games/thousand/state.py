@@ -1,4 +1,7 @@
-"""The state of a game of Thousand: plain JSON-ready data, copied before every move.
+"""The state of a game of Thousand: plain JSON-ready data.
+
+``State`` is the shape and the builder of a move (``copy``); the states the game hands out are
+``FrozenState`` (see "State" in ``app/games/base.py``).
 
 Seats are numbered clockwise: the seat on a player's left is the next number (mod the count).
 """
@@ -9,6 +12,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from app.games.base import Frozen, freeze
 from app.games.thousand.rules import RuleSheet
 
 PHASES = ("auction", "lottery", "talon", "exchange", "play", "over")
@@ -119,7 +123,7 @@ class State:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
         values = {f.name: _copy(data[f.name]) for f in fields(cls) if f.name != "sheet"}
-        return cls(sheet=RuleSheet.model_validate(data["sheet"]), **values)
+        return freeze(State(sheet=RuleSheet.model_validate(data["sheet"]), **values), FrozenState)
 
     # -- small questions every module asks ---------------------------------------------------
 
@@ -147,3 +151,9 @@ class State:
     def stuck(self, seat: int) -> bool:
         """[T17] "800 and stuck": at the limit or above a player may use no options."""
         return self.sheet.stuck_at_800 and self.scores[seat] >= self.sheet.stuck_score
+
+
+class FrozenState(State, Frozen):
+    """A finished state of Thousand: ``apply`` copies it (``copy``) and never changes it."""
+
+    __slots__ = ()

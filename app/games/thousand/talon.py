@@ -21,7 +21,7 @@ from app.games.base import Action, Event, IllegalAction
 from app.games.cards import is_card
 from app.games.thousand import scoring
 from app.games.thousand.auction import bid_limit, check_raise, reveal_talon
-from app.games.thousand.rules import sort_cards
+from app.games.thousand.rules import BY_RANK
 from app.games.thousand.state import State
 
 
@@ -139,12 +139,12 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
             reveal_talon(state, cards, events)
         else:
             cards, state.talon = state.talon, []
-        hand[:] = sort_cards(hand + cards)
+        hand[:] = sorted(hand + cards, key=BY_RANK)
         public: dict[str, Any] = {"seat": seat}
         if state.sheet.banks_variant():
             public["bank"] = action["bank"]
         events.append(Event("take_talon", public))
-        events.append(Event("talon_taken", {"cards": sort_cards(cards)}, (seat,)))
+        events.append(Event("talon_taken", {"cards": sorted(cards, key=BY_RANK)}, (seat,)))
         state.phase = "exchange"
     elif kind == "bid":
         state.contract = int(action["value"])
@@ -152,7 +152,7 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
     elif kind == "bomb":
         bomb(state, seat, events)
     elif kind == "discard":
-        aside = sort_cards(list(action["cards"]))
+        aside = sorted(list(action["cards"]), key=BY_RANK)
         for card in aside:
             hand.remove(card)
         state.aside = aside
@@ -162,11 +162,11 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
     elif kind == "give":
         for key, value in action["cards"].items():
             receiver = int(key)
-            given = sort_cards([value] if isinstance(value, str) else list(value))
+            given = sorted([value] if isinstance(value, str) else list(value), key=BY_RANK)
             for card in given:
                 hand.remove(card)
                 state.given.append([seat, receiver, card])
-            state.hands[receiver] = sort_cards(state.hands[receiver] + given)
+            state.hands[receiver] = sorted(state.hands[receiver] + given, key=BY_RANK)
             events.append(Event("given", {"from": seat, "to": receiver, "cards": given}, (seat, receiver)))
         events.append(Event("give", {"seat": seat}))
         start_play(state)

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction
 from app.games.thousand import scoring
-from app.games.thousand.rules import TRICK_RANK, sort_cards, total_points
+from app.games.thousand.rules import BY_RANK, TRICK_RANK, total_points
 from app.games.thousand.state import State
 
 
@@ -25,6 +25,20 @@ def trick_winner(trick: list[list[Any]], trump: str | None) -> int:
         elif card[1] == trump:
             best_seat, best = seat, card
     return int(best_seat)
+
+
+def heads(state: State, card: str) -> bool:
+    """[T14, ``must_beat``] whether ``card`` of the led suit would head the trick as it stands: it
+    beats every card of the led suit played so far, and no trump has cut the trick (a declared
+    marriage's suit counts as trump only from its declaration on)."""
+    led = state.trick[0][1][1]
+    trump = state.trump
+    for _, played in state.trick:
+        if played[1] == led and TRICK_RANK[played[0]] > TRICK_RANK[card[0]]:
+            return False
+        if trump is not None and trump != led and played[1] == trump:
+            return False
+    return True
 
 
 def candidates(state: State, seat: int) -> list[Action]:
@@ -59,6 +73,10 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
             and any(c[1] == trump for c in hand)
         ):
             return IllegalAction("must_trump", "Without the led suit you must play a trump.")
+        if state.sheet.must_beat and card[1] == led and not heads(state, card) and any(
+            c[1] == led and heads(state, c) for c in hand
+        ):
+            return IllegalAction("must_beat", "Play a higher card of the led suit: you have one.")
     if declare:
         return declare_error(state, seat, card)
     return None
@@ -105,7 +123,7 @@ def perform(state: State, seat: int, action: Mapping[str, Any], events: list[Eve
         for drawer in (winner, state.next_active(winner)):
             if state.stock:
                 drawn = state.stock.pop(0)
-                state.hands[drawer] = sort_cards(state.hands[drawer] + [drawn])
+                state.hands[drawer] = sorted(state.hands[drawer] + [drawn], key=BY_RANK)
                 events.append(Event("draw", {"seat": drawer}))
                 events.append(Event("drawn", {"card": drawn}, (drawer,)))
     if all(not state.hands[s] for s in state.active()):

@@ -13,6 +13,26 @@ from typing import Any
 from app.games.thousand.state import State
 
 
+def lottery_view(state: State, seat: int | None) -> dict[str, Any] | None:
+    """[T6, T19] the nine lottery: the chosen nine to its organiser, each guess to its guesser,
+    all of it to everyone once resolved."""
+    lot = state.lottery
+    if lot is None:
+        return None
+    lottery: dict[str, Any] = {
+        "organiser": lot["organiser"],
+        "resolved": lot["resolved"],
+        "guessed": sorted(lot["guesses"]),
+    }
+    if lot["resolved"] or seat == lot["organiser"]:
+        lottery["nine"] = lot["nine"]
+    if lot["resolved"]:
+        lottery["guesses"] = dict(lot["guesses"])
+    elif seat is not None and str(seat) in lot["guesses"]:
+        lottery["guesses"] = {str(seat): lot["guesses"][str(seat)]}
+    return lottery
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     own = seat is not None and 0 <= seat < state.players
     sheet = state.sheet
@@ -22,20 +42,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     talon_cards: list[str] | None = list(state.talon_public) if state.talon_public else None
     if talon_cards is None and own and seat in state.talon_seen:
         talon_cards = list(state.talon_seen_cards)
-    lottery: dict[str, Any] | None = None
-    if state.lottery is not None:
-        lot = state.lottery
-        lottery = {
-            "organiser": lot["organiser"],
-            "resolved": lot["resolved"],
-            "guessed": sorted(lot["guesses"]),
-        }
-        if lot["resolved"] or seat == lot["organiser"]:
-            lottery["nine"] = lot["nine"]
-        if lot["resolved"]:
-            lottery["guesses"] = dict(lot["guesses"])
-        elif own and str(seat) in lot["guesses"]:
-            lottery["guesses"] = {str(seat): lot["guesses"][str(seat)]}
     return {
         "game": "thousand",
         "seats": state.players,
@@ -69,7 +75,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "aside": list(state.aside) if own and seat == state.bidder else None,
         "aside_count": len(state.aside),
         "shown": [dict(s, cards=list(s["cards"])) for s in state.shown],
-        "lottery": lottery,
+        "lottery": lottery_view(state, seat if own else None),
         "scores": list(state.scores),
         "bombs_used": list(state.bombs_used),
         "bombs_per_game": sheet.bombs_per_game,

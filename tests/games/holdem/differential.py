@@ -22,7 +22,7 @@ from pokerkit import Automation, BettingStructure, FixedLimitTexasHoldem, NoLimi
 
 from app.games.cards import deck as full_deck
 from app.games.holdem import HOLDEM
-from app.games.holdem.engine import betting_options
+from app.games.holdem.engine import betting_options, in_the_betting
 from app.games.holdem.state import State as Ours
 
 AUTOMATIONS = (
@@ -134,6 +134,7 @@ def ours_new(sc: dict[str, Any]) -> Ours:
             "buy_in_default": 1,
             "max_hands": 1,
             "raise_cap": 4,
+            "heads_up_uncapped": sc["heads_up_uncapped"],
         }
     )
     # Seat 0 holds the button; seat i is player i in pokerkit's order after the rotation below.
@@ -201,6 +202,7 @@ def choose(legal: list[dict[str, Any]], rng: random.Random, o: dict[str, Any], t
 def run_hand(seed: int, tally: Tally) -> None:
     rng = random.Random(seed)
     sc = scenario(rng)
+    sc["heads_up_uncapped"] = seed % 2 == 0  # both readings of the fixed-limit cap, half each
     s = ours_new(sc)
     h = s.hand
     straddled = False
@@ -318,6 +320,18 @@ def run_hand(seed: int, tally: Tally) -> None:
             # The cap counts bets and raises; an all-in for less than half a bet is neither, but
             # pokerkit counts it toward its cap. Not comparable further.
             tally.departures["fixed-limit cap counts a short all-in"] += 1
+            return
+        if (
+            o["can_raise"]
+            and not pk_raise
+            and sc["variant"] == "fixed_limit"
+            and sc["heads_up_uncapped"]
+            and h.bet_count >= 4
+            and in_the_betting(s, h) == 2
+        ):
+            # Robert's Rules 3.4 (and most rooms) lift the fixed-limit cap while two players are
+            # heads-up in the betting; pokerkit keeps it. Not comparable further.
+            tally.departures["fixed-limit cap lifted heads-up"] += 1
             return
         if not o["can_raise"] and pk_raise:
             # pokerkit caps fixed limit at four raises after the blind preflop; the rulebooks' cap

@@ -8,17 +8,18 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from app.games.base import Event
-from app.games.holdem.engine import _event, pots
+from app.games.holdem.common import event
+from app.games.holdem.pots import pots
 from app.games.holdem.state import Hand
 
 
 def test_quick_events_equal_plain_events() -> None:
-    # _event fills the instance dictionary of the frozen Event directly: it must stay the same
+    # event() fills the instance dictionary of the frozen Event directly: it must stay the same
     # object as Event(...) would build, field for field, with no __post_init__ skipped.
     assert [f.name for f in dataclasses.fields(Event)] == ["type", "data", "audience"]
     assert not hasattr(Event, "__post_init__")
     for args in [("fold", {"seat": 1}), ("hole_cards", {"seat": 2, "cards": ["Ah", "Kd"]}, (2,))]:
-        quick, plain = _event(*args), Event(*args)  # type: ignore[arg-type]
+        quick, plain = event(*args), Event(*args)  # type: ignore[arg-type]
         assert quick == plain
         assert vars(quick) == vars(plain)
         assert type(quick) is Event

@@ -6,17 +6,11 @@ import pytest
 
 from app.games.base import InvalidSheet
 from app.games.holdem import HOLDEM, PRESETS
-from app.games.holdem.rules import PRESET_TITLES
 from tests.games.holdem.helpers import act, cash_out, deck, deck_for, hand, table
 
 
 def test_presets_are_valid_and_named_as_the_issue_says() -> None:
-    assert set(PRESET_TITLES.values()) == {
-        "cash NL 1/2",
-        "tournament NL turbo",
-        "fixed limit 2/4",
-        "pot limit 1/2",
-    }
+    assert set(PRESETS) == {"cash-nl-1-2", "tournament-nl-turbo", "fixed-limit-2-4", "pot-limit-1-2"}
     for key in PRESETS:
         sheet = HOLDEM.sheet(preset=key)
         assert HOLDEM.new(sheet, 6, seed=key).hand is not None

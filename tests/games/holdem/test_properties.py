@@ -42,14 +42,21 @@ CASES = {
 }
 
 
+def property_case(name: str = "cash-nl") -> PropertyCase:
+    """The generic suite's case for one of ``CASES`` (tests/games/test_registry.py asks for it)."""
+    preset, options, players = CASES[name]
+    sheet = HOLDEM.sheet(options, preset=preset)
+    return PropertyCase(
+        HOLDEM, sheet, players, visible_cards, all_cards, max_moves=5000, concrete=concrete, chips=chips
+    )
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("seed", range(2))
 def test_random_tables_keep_every_property(name: str, seed: int) -> None:
-    preset, options, players = CASES[name]
-    sheet = HOLDEM.sheet(options, preset=preset)
-    case = PropertyCase(
-        HOLDEM, sheet, players, visible_cards, all_cards, max_moves=5000, concrete=concrete, chips=chips
-    )
+    case = property_case(name)
+    sheet = case.sheet
+    players = case.players
     result = play_random_game(case, f"{name}-{seed}", random.Random(seed))
     outcome = HOLDEM.outcome(result.state)
     assert outcome is not None and result.moves > 0

@@ -1,4 +1,4 @@
-"""One scenario per hold'em rule H1–H24 of RULES.md, from fixed decks.
+"""One scenario per hold'em rule H1–H24 of docs/rules/holdem.md, from fixed decks.
 
 Seats: ``button=0`` puts the button on seat 0; with three players seat 1 posts the small blind
 and seat 2 the big blind, and cards are dealt one at a time from seat 1 (H10). ``deck_for`` takes
@@ -222,6 +222,65 @@ def test_h16_limits_fixed_pot_and_no_limit() -> None:
     with pytest.raises(IllegalAction) as err:
         HOLDEM.apply(pl, 0, {"type": "raise", "to": 8})
     assert err.value.code == "above_maximum"
+
+
+def test_h16_fixed_limit_heads_up_lifts_the_raise_cap() -> None:
+    """Robert's Rules of Poker 3.4: "There is no limit on the number of raises in heads-up play.
+    This applies any time two players are heads-up before the raising has been capped. Once the
+    raising is capped on a betting round, it cannot be uncapped by a subsequent fold that leaves two
+    players heads-up." `heads_up_uncapped` (on in every preset) follows it; off keeps the cap."""
+    fl = {"variant": "fixed_limit", "raise_cap": 4}
+    s = table(fl, 2)  # heads-up: the button (seat 0) posts the small blind and acts first
+    s = act(s, (0, {"type": "raise", "to": 4}), (1, {"type": "raise", "to": 6}))
+    s = act(s, (0, {"type": "raise", "to": 8}))
+    assert hand(s).bet_count == 4 and kinds(s, 1)["raise"] == {"type": "raise", "min": 10, "max": 10}
+    s = act(s, (1, {"type": "raise", "to": 10}), (0, {"type": "raise", "to": 12}))
+    assert "raise" in kinds(s, 1)
+    capped = table({**fl, "heads_up_uncapped": False}, 2)
+    capped = act(capped, (0, {"type": "raise", "to": 4}), (1, {"type": "raise", "to": 6}))
+    capped = act(capped, (0, {"type": "raise", "to": 8}))
+    assert "raise" not in kinds(capped, 1)
+    with pytest.raises(IllegalAction) as err:
+        HOLDEM.apply(capped, 1, {"type": "raise", "to": 10})
+    assert err.value.code == "raise_closed" and "capped" in err.value.message
+    # Three dealt, one folds first: the two left are heads-up before the cap, so it is lifted.
+    three = act(table(fl, 3), (0, {"type": "fold"}), (1, {"type": "raise", "to": 4}))
+    three = act(three, (2, {"type": "raise", "to": 6}), (1, {"type": "raise", "to": 8}))
+    assert "raise" in kinds(three, 2)
+    # Capped three-way, then a fold leaves two: the cap stays for the round.
+    late = act(table(fl, 3), (0, {"type": "raise", "to": 4}), (1, {"type": "raise", "to": 6}))
+    late = act(late, (2, {"type": "raise", "to": 8}), (0, {"type": "fold"}))
+    assert "raise" not in kinds(late, 1) and "call" in kinds(late, 1)
+    # The next round starts uncapped again.
+    late = act(late, (1, {"type": "call"}))
+    assert hand(late).street == 1 and not hand(late).capped
+
+
+@pytest.mark.parametrize("showdown", ["auto", "ask"])
+def test_h19_tda16_called_all_in_on_the_river_all_hands_face_up(showdown: str) -> None:
+    """TDA Rule 16 (Face Up for All-Ins): "All cards must be turned face up once a player is
+    all-in and all betting action is complete" — also when the all-in is called on the river: the
+    losing all-in is tabled, never mucked, and `ask` offers no muck."""
+    board = ["2c", "7d", "9s", "Jc", "3h"]
+    s = table({**ONE, "showdown": showdown}, 3, deck=deck_for(["QhQd", "KhKd", "4s5s"], board))
+    s = act(s, (0, {"type": "fold"}), (1, {"type": "call"}), (2, {"type": "check"}))
+    for _ in range(2):
+        s = act(s, (1, {"type": "check"}), (2, {"type": "check"}))
+    assert hand(s).street == 3
+    s = act(s, (1, {"type": "all_in"}))
+    s, events = HOLDEM.apply(s, 2, {"type": "call"})
+    assert s.over and HOLDEM.to_act(s) == []  # no showdown decision: nothing to muck
+    assert {e.data["seat"] for e in events if e.type == "show"} == {1, 2}
+    assert not any(e.type == "muck" for e in events)
+    assert s.last is not None and s.last["shown"] == {"1": ["Qh", "Qd"], "2": ["Kh", "Kd"]}
+    assert cash_out(s)[2] == 400
+    # Without an all-in a river bet called lets the loser muck (H19).
+    s = table({**ONE, "showdown": "auto"}, 3, deck=deck_for(["QhQd", "KhKd", "4s5s"], board))
+    s = act(s, (0, {"type": "fold"}), (1, {"type": "call"}), (2, {"type": "check"}))
+    for _ in range(2):
+        s = act(s, (1, {"type": "check"}), (2, {"type": "check"}))
+    s = act(s, (1, {"type": "check"}), (2, {"type": "bet", "to": 2}), (1, {"type": "call"}))
+    assert s.last is not None and s.last["shown"] == {"2": ["Kh", "Kd"]}
 
 
 def test_h17_minimum_raise_is_the_last_bet_or_raise() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.games.base import Event
 from app.games.palace import PRESETS, RuleSheet, game
-from app.games.palace.table import Table, sort_cards
+from app.games.palace.table import BY_RANK, Table
 
 
 def table_deck(
@@ -68,7 +68,7 @@ def _norm(action: Mapping[str, Any]) -> dict[str, Any]:
     """An action with its cards in hand order, so a test may name them in any order."""
     out = dict(action)
     if isinstance(out.get("cards"), list):
-        out["cards"] = list(sort_cards(out["cards"]))
+        out["cards"] = sorted(out["cards"], key=BY_RANK)
     return out
 
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import ast
 import json
+import random
+from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 from app.games import get
+from app.games.base import IllegalAction
 from app.games.palace import PRESETS, game
+from app.games.palace.table import BY_RANK, Table
 from tests.games.palace.helpers import deal, play, sheet, table_deck
 
 
@@ -104,3 +109,43 @@ def test_engine_imports_nothing_outside_the_games_package() -> None:
                 names = [node.module]
             for name in names:
                 assert name.startswith("app.games") or name.split(".")[0] in allowed, (path.name, name)
+
+
+def broad_moves(t: Table, seat: int) -> list[dict[str, Any]]:
+    """Every move of the seat's cards a player could send, legal or not: all sets of equal ranks
+    from the hand, all face-up slot sets, every face-down slot, and the moves without cards."""
+    p = t.players[seat]
+    moves: list[dict[str, Any]] = [{"type": kind} for kind in ("draw", "pick_up", "pass", "play_drawn")]
+    for rank in {c[0] for c in p.hand}:
+        group = [c for c in p.hand if c[0] == rank]
+        for k in range(1, len(group) + 1):
+            moves.extend({"type": "play", "cards": list(combo)} for combo in set(combinations(group, k)))
+    slots = [i for i, c in enumerate(p.face_up) if c is not None]
+    for k in range(1, len(slots) + 1):
+        moves.extend({"type": "play_face_up", "indexes": list(c)} for c in combinations(slots, k))
+    moves.extend({"type": "play_face_down", "index": i} for i in range(3))
+    return moves
+
+
+def test_apply_accepts_exactly_the_listed_moves() -> None:
+    """One legality check: ``apply`` takes a move if and only if ``legal_actions`` lists it."""
+    for g, preset in enumerate(["hiina-turakas", "china-hand", "palace"] * 2):
+        rng = random.Random(g)
+        t = game.new(sheet(preset), 3, seed=f"one-check-{g}")
+        for _ in range(300):
+            if game.outcome(t) is not None:
+                break
+            seat = rng.choice(game.to_act(t))
+            legal = game.legal_actions(t, seat)
+            if t.phase == "play" and t.decision is None and seat == t.turn:
+                for move in broad_moves(t, seat):
+                    try:
+                        game.apply(t, seat, move)
+                        accepted = True
+                    except IllegalAction:
+                        accepted = False
+                    if "cards" in move:
+                        move = {**move, "cards": sorted(move["cards"], key=BY_RANK)}
+                    assert accepted == (move in legal), (move, legal)
+            calm = [a for a in legal if a["type"] not in ("pick_up", "draw")]
+            t, _ = game.apply(t, seat, rng.choice(calm or legal))

@@ -30,7 +30,8 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "jokers": [0, 1, 2],
     "joker": ["reset", "transparent"],
     "deal": ["three_three_three", "choose_from_six"],
-    "opening": ["turn_up", "lowest_card", "first_three", "left_of_dealer"],
+    "opening": ["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"],
+    "opening_cards": ["hand", "face_up", "hand_and_face_up"],
     "when_stuck": ["draw_may_play", "draw_ends_turn", "pick_up"],
     "voluntary_pick_up": [True, False],
     "low_card": ["7", "9", "none"],
@@ -49,6 +50,11 @@ OPTION_VALUES: dict[str, list[Any]] = {
 
 def discourage(action: dict[str, Any]) -> bool:
     return action["type"] in ("pick_up", "draw", "keep", "pass")
+
+
+def property_case() -> PropertyCase:
+    """The generic suite's case for the registry test (tests/games/test_registry.py)."""
+    return case(game.sheet(preset="hiina-turakas"), 3)
 
 
 def case(sheet: RuleSheet, players: int) -> PropertyCase:

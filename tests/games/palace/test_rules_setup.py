@@ -196,6 +196,43 @@ def test_p5_opening_left_of_dealer() -> None:
     assert {"type": "play", "cards": ["5c"]} in game.legal_actions(t, 0)  # any card on an empty pile
 
 
+def test_p5_palace_first_open_three_starts() -> None:
+    """The wikihow text (the `palace` preset's source): "esimene avatud kolmega mängija alustab mängu
+    käega kaardi mängimisega" (the first player with an open three starts, playing from the hand);
+    the same text calls face-up cards "avatud kaardid". In `palace` the face-up cards decide."""
+    assert sheet("palace").opening_cards == "face_up"
+    assert sheet("hiina-turakas").opening_cards == "hand" and sheet("china-hand").opening_cards == "hand"
+    hands = [["3c", "6c", "7c"], ["5d", "Kd", "Ad"], ["4h", "Kh", "Ah"]]
+    face_up = [["Jc", "Qc", "Kc"], ["Jd", "Qd", "Kd"], ["3h", "Jh", "Qh"]]
+    face_down = [["9c"] * 3] * 3
+    by_face_up = sheet(opening="first_three", opening_cards="face_up")
+    open_three = start(by_face_up, face_down, hands, face_up, ["9s"])
+    assert open_three.turn == 2 and open_three.pile == ()  # seat 2's face-up 3; seat 0's 3 is hidden
+    assert {a["type"] for a in game.legal_actions(open_three, 2)} == {"play"}  # from the hand
+    in_hand = start(sheet(opening="first_three"), face_down, hands, face_up, ["9s"])
+    assert in_hand.turn == 0  # the other presets' reading: the hand's 3
+    by_both = sheet(opening="first_three", opening_cards="hand_and_face_up")
+    both = start(by_both, face_down, hands, face_up, ["9s"])
+    assert both.turn == 0
+
+
+def test_p5_left_of_dealer_plays_the_lowest_card() -> None:
+    """The wikihow text: "Teine variatsioon ütleb, et diilerist vasakule jääv inimene mängib käes
+    olevat kõige madalamat kaarti" (another variant: the player left of the dealer plays the lowest
+    card in his hand). Seat 0 opens on an empty pile with his lowest rank (one or more of them)."""
+    hands = [["5c", "5s", "Qc"], ["2d", "Kd", "Ad"], ["3h", "Kh", "Ah"]]
+    t = start(sheet(opening="left_plays_lowest"), [["9c"] * 3] * 3, hands, [["Jc"] * 3] * 3, ["9s"])
+    assert t.turn == 0 and t.pile == ()
+    plays = [a for a in game.legal_actions(t, 0) if a["type"] == "play"]
+    assert sorted(map(tuple, (a["cards"] for a in plays))) == [("5c",), ("5c", "5s"), ("5s",)]
+    with pytest.raises(IllegalAction) as e:
+        game.apply(t, 0, {"type": "play", "cards": ["Qc"]})
+    assert e.value.code == "play_lowest"
+    t, _ = play(t, 0, {"type": "play", "cards": ["5c"]})
+    assert t.turn == 1 and t.opening_rank is None  # only the first move is bound
+    assert game.dump(game.load(game.dump(t))) == game.dump(t)
+
+
 def test_p6_rest_is_stock_and_play_goes_clockwise() -> None:
     hands = [["5c", "6c", "7c"], ["5d", "6d", "7d"], ["5h", "6h", "7h"]]
     t = start(sheet(opening="left_of_dealer"), [["9c"] * 3] * 3, hands, [["Jc"] * 3] * 3, ["9s", "Ts", "Js"])

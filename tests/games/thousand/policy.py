@@ -26,6 +26,8 @@ def greedy_move(state: State, seat: int, legal: list[dict[str, Any]], rng: rando
         for action in legal:
             if action["type"] == "look":
                 return action
+        if seat != state.turn:
+            return legal[0]  # out of turn before the bidding: a redeal or a lottery [T5, T6]
         if state.bid == 0:
             return {"type": "bid", "value": state.sheet.opening_bid}
         return {"type": "pass"}

@@ -82,8 +82,8 @@ def test_t17_stuck_player_may_not_run_lottery_or_claim_redeal() -> None:
             nine_lottery=True,
             low_hand_redeal=True,
         ),
-        (0, BID),
     )
+    assert game.to_act(state) == [0]  # a stuck player has no claim to make out of turn
     with pytest.raises(IllegalAction) as info:
         game.apply(state, 1, {"type": "lottery", "nine": "9h"})
     assert info.value.code == "stuck"
@@ -139,6 +139,6 @@ def test_lottery_points_option() -> None:
         nine_lottery=True,
         lottery_points=40,
     )
-    state = play(state, (0, BID), (1, {"type": "lottery", "nine": "9d"}))
+    state = play(state, (1, {"type": "lottery", "nine": "9d"}))
     state = play(state, (2, {"type": "guess", "colour": "red"}), (0, {"type": "guess", "colour": "red"}))
     assert state.scores == [20, 0, 20]

@@ -56,6 +56,11 @@ def discourage(action: dict[str, Any]) -> bool:
     return (kind == "bid" and action.get("value", 0) > 70) or kind in ("bomb", "redeal")
 
 
+def property_case() -> PropertyCase:
+    """The generic suite's case for the registry test (tests/games/test_registry.py)."""
+    return case()
+
+
 def case(players: int = 3, **options: Any) -> PropertyCase:
     # Random players seldom make 100 (blind contracts lose double): with an opening bid of 60 the
     # totals rise and the games end; the mechanics under test are the same.
@@ -65,7 +70,7 @@ def case(players: int = 3, **options: Any) -> PropertyCase:
 
 SHEETS = {
     "tuhat": {},
-    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True},
+    "keep-talon": {"talon": "keep", "must_trump": True, "marriage_when_following": True, "must_beat": True},
     "extras": {
         "left_100": True,
         "low_hand_redeal": True,

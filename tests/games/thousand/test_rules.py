@@ -1,4 +1,4 @@
-"""One scenario per rule T1–T19 of RULES.md, from fixed decks, including the seed's own examples.
+"""One scenario per rule T1–T19 of docs/rules/thousand.md, from fixed decks, with the seed's examples.
 
 With a fixed deck the last seat deals, so seat 0 sits on the dealer's left, gets the first packet
 and opens the auction; ``helpers.deck3`` lays hands out as the dealer deals them [T4].
@@ -126,12 +126,14 @@ def test_t5_four_nines_redeal_can_be_switched_off() -> None:
 
 
 LOW = ["9c", "9d", "Jc", "Jd", "Jh", "Qc", "Qd"]  # 2+2+2+3+3 = 12 points
+NINES3 = ["9c", "9d", "9h", "Ac", "Ad", "Ah", "As"]
 
 
 def test_t5_seventeen_or_less_hand_shown_for_a_redeal() -> None:
     state = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True)
     assert total_points(LOW) <= 17
-    state = play(state, (0, BID), (1, {"type": "redeal"}))
+    assert game.to_act(state) == [0, 1]  # before the bidding seat 1 may claim out of turn
+    state = play(state, (1, {"type": "redeal"}))
     assert state.shown[-1] == {"seat": 1, "reason": "low_hand", "cards": sorted(LOW, key=DECK.index)}
     assert state.dealer == 2 and state.shuffles == 2 and state.phase == "auction" and state.bid == 0
     assert state.redeals_in_row == 1 and state.scores == [0, 0, 0]
@@ -139,22 +141,54 @@ def test_t5_seventeen_or_less_hand_shown_for_a_redeal() -> None:
 
 def test_t5_redeals_in_a_row_cost_the_dealer_100_and_pass_the_deal() -> None:
     state = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True, redeals_before_penalty=1)
-    state = play(state, (0, BID), (1, {"type": "redeal"}))
+    state = play(state, (1, {"type": "redeal"}))
     assert state.scores == [0, 0, -100] and state.dealer == 0
     assert state.rows[-1]["type"] == "redeal_penalty"
 
 
 def test_t5_low_hand_redeal_refused_when_strong_late_or_off() -> None:
     strong = start([["Ac"], ["Ad", "As", "9c"], ["Ah"]], ["Tc", "Td", "Ts"], low_hand_redeal=True)
-    refused(play(strong, (0, BID)), 1, {"type": "redeal"}, "hand_too_strong")
+    assert game.to_act(strong) == [0]  # seat 1 has nothing to claim: the table waits for the opener
+    refused(strong, 1, {"type": "redeal"}, "hand_too_strong")
     low0 = start([LOW, ["Ac"], ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True)
     late = play(low0, (0, BID), (1, PASS), (2, bid(110)))
     refused(late, 0, {"type": "redeal"}, "too_late")
     off = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"])
-    refused(play(off, (0, BID)), 1, {"type": "redeal"}, "no_low_hand_redeal")
+    refused(off, 1, {"type": "redeal"}, "no_low_hand_redeal")
 
 
-NINES3 = ["9c", "9d", "9h", "Ac", "Ad", "Ah", "As"]
+def test_t5_redeal_only_before_the_bidding() -> None:
+    """The seed: "Tämä toimenpide on suoritettava ennen vedonlyöntiä – jos myöhästyt, valitettavasti
+    juna ei odota nukkuvia" (this must be done before the bidding; if you are late, the train does
+    not wait). Once the opener has bid, no seat may claim a "17 or less" redeal, not even at its
+    own first turn; before it, every seat may, out of turn."""
+    state = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True)
+    assert {"type": "redeal"} in game.legal_actions(state, 1)
+    after_opening = play(state, (0, BID))
+    assert game.to_act(after_opening) == [1]
+    assert {"type": "redeal"} not in game.legal_actions(after_opening, 1)
+    refused(after_opening, 1, {"type": "redeal"}, "too_late")
+    assert game.timeout_action(state, 1) is None  # a claim is a choice, never a default move
+    # With blind bidding a seat looks out of turn first, then claims.
+    blind = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True, blind_bidding=True)
+    assert game.to_act(blind) == [0, 1, 2] and game.legal_actions(blind, 2) == [{"type": "look"}]
+    refused(blind, 1, {"type": "redeal"}, "not_looked")
+    looked = play(blind, (2, {"type": "look"}), (1, {"type": "look"}))
+    assert game.to_act(looked) == [0, 1]  # seat 2's strong hand has nothing to claim
+    redealt = play(looked, (1, {"type": "redeal"}))
+    assert redealt.shown[-1]["seat"] == 1 and redealt.bid == 0
+    refused(play(blind, (0, {"type": "look"}), (0, BID)), 2, {"type": "look"}, "not_your_turn")
+
+
+def test_t6_lottery_only_before_the_bidding() -> None:
+    """The seed: "Kun kortit on jaettu ja/tai lotteria on järjestetty, peli alkaa" (once the cards
+    are dealt and/or the lottery held, the game begins): the lottery comes before the opening bid,
+    and afterwards the opener bids."""
+    state = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True)
+    refused(play(state, (0, BID)), 1, {"type": "lottery", "nine": "9h"}, "too_late")
+    state = play(state, (1, {"type": "lottery", "nine": "9h"}))
+    state = play(state, (0, {"type": "guess", "colour": "red"}), (2, {"type": "guess", "colour": "red"}))
+    assert state.phase == "auction" and state.turn == 0 and game.to_act(state) == [0]
 
 
 @pytest.mark.parametrize(
@@ -167,25 +201,22 @@ NINES3 = ["9c", "9d", "9h", "Ac", "Ad", "Ah", "As"]
 )
 def test_t6_nine_lottery(nine: str, guess0: str, guess2: str, points: list[int]) -> None:
     state = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True)
-    state = play(state, (0, BID), (1, {"type": "lottery", "nine": nine}))
+    state = play(state, (1, {"type": "lottery", "nine": nine}))
     assert state.phase == "lottery" and game.to_act(state) == [0, 2]
     assert game.view(state, 0)["lottery"].get("nine") is None  # the chosen nine stays hidden
     state = play(state, (0, {"type": "guess", "colour": guess0}), (2, {"type": "guess", "colour": guess2}))
     assert state.scores == points and state.rows[-1]["type"] == "lottery"
-    assert state.phase == "auction" and state.turn == 1
+    assert state.phase == "auction" and state.turn == 0  # the opener bids next
     refused(state, 1, {"type": "lottery", "nine": nine}, "lottery_done")
 
 
 def test_t6_lottery_needs_three_nines_and_ones_own_nine() -> None:
-    state = play(start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True), (0, BID))
+    state = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True)
     refused(state, 1, {"type": "lottery", "nine": "9s"}, "bad_nine")
-    other = play(
-        start(
-            [["Tc"], ["9c", "9d", "Ac", "Ad", "Ah", "As", "Qc"], ["Td"]],
-            ["Th", "Ts", "Kc"],
-            nine_lottery=True,
-        ),
-        (0, BID),
+    other = start(
+        [["Tc"], ["9c", "9d", "Ac", "Ad", "Ah", "As", "Qc"], ["Td"]],
+        ["Th", "Ts", "Kc"],
+        nine_lottery=True,
     )
     refused(other, 1, {"type": "lottery", "nine": "9c"}, "no_three_nines")
 
@@ -374,6 +405,21 @@ def test_t12_left_100_talon_taken_without_showing() -> None:
     assert shown.talon_public == ["Tc", "Td", "Th"]
 
 
+def test_t17_stuck_opener_gets_no_left_100() -> None:
+    """The seed: "Jos hän häviää pelin ja hänen kokonaispistemääränsä vähenee, hän voi jälleen
+    käyttää kaikkia temppuja – sekä “Pommi”, “Jätetty 100” että muut" (once he falls he may again
+    use all the tricks: Bomb, Left 100 and the others): while stuck, no "left 100"; the talon of
+    his 100 is turned up as for any contract."""
+    cards: tuple[list[list[str]], list[str]] = ([["Ac"], ["Ad"], ["Ah"]], ["Tc", "Td", "Th"])
+    stuck = start(*cards, left_100=True, stuck_at_800=True, stuck_score=0)
+    state = play(stuck, (0, BID), (1, PASS), (2, PASS))
+    assert state.talon_public == ["Tc", "Td", "Th"]
+    assert game.view(state, 1)["talon"]["cards"] == ["Tc", "Td", "Th"]
+    # Not stuck (the score limit out of reach): the same deal is a "left 100".
+    free = start([["Ac"], ["Ad"], ["Ah"]], ["Tc", "Td", "Th"], left_100=True, stuck_at_800=True)
+    assert play(free, (0, BID), (1, PASS), (2, PASS)).talon_public == []
+
+
 def test_t13_four_players_dealer_sits_out_and_scores_the_talon() -> None:
     hands = [list(STRONG[0][:7]), list(STRONG[1][:7]), list(STRONG[2][:7])]
     talon = ["Ts", "Kc", "Kh"]  # 10 + 4 + 4 = 18 → 20
@@ -440,8 +486,17 @@ def test_t15_marriage_declared_when_leading_scores_and_sets_trump() -> None:
         "marriage": 80,
         "trump": "d",
     }
-    # Seat 1 may not declare while following (the default); its marriages wait for its own lead.
-    refused(state, 1, {"type": "play", "card": "Qh", "declare": True}, "declare_when_leading")
+    # The seed's 'tuhat' lets seat 1 declare while following [T15]; without that option its
+    # marriages wait for its own lead.
+    assert {"type": "play", "card": "Qh", "declare": True} in game.legal_actions(state, 1)
+    leading_only = after_give(
+        ["Kd", "Qd", "Ad", "Td", "9d", "Jd", "9h", "Jh"],
+        ["9c", "Jc", "Qc", "Kc", "Tc", "Ac", "Qh", "Kh"],
+        ["9s", "Js", "Qs", "Ks", "Ts", "As", "Th", "Ah"],
+        marriage_when_following=False,
+    )
+    leading_only = play_cards(leading_only, "Qd!")
+    refused(leading_only, 1, {"type": "play", "card": "Qh", "declare": True}, "declare_when_leading")
     state = finish_deal(state)
     assert state.rows[-1]["marriages"] == [80, 0, 0]
 
@@ -454,11 +509,61 @@ MARRIAGE_FOLLOW = (
 
 
 def test_t15_marriage_while_following_changes_trump_at_once() -> None:
-    # The seed: the opponent's clubs queen sets clubs; your hearts queen turns trump to hearts.
-    state = after_give(*MARRIAGE_FOLLOW, marriage_when_following=True)
+    """The seed: "lopullisen kortin värin ja tyypin – valtin – määrittää se, joka viimeisenä heittää
+    kortin pöydälle … Vastustajasi heittää ensin ristien kuningattaren … mutta sinä heität
+    herttakuningattaren ja muutat valtin heti eduksesi!" (trump is set by whoever throws last: the
+    opponent leads the queen of clubs, you throw the queen of hearts and change trump at once).
+    The `tuhat` preset allows it as written; the option can switch it off."""
+    assert game.sheet(preset="tuhat").marriage_when_following
+    state = after_give(*MARRIAGE_FOLLOW)  # the seed's default
     state = play_cards(state, "Qc!", "Qh!", "Ac")
     assert state.trump == "h" and state.turn == 1  # the queen of hearts, now trump, wins
     assert state.marriages == [["c"], ["h"], []]
+
+
+def test_t15_marriage_while_following_off_refused() -> None:
+    state = play_cards(after_give(*MARRIAGE_FOLLOW, marriage_when_following=False), "Qc!")
+    refused(state, 1, {"type": "play", "card": "Qh", "declare": True}, "declare_when_leading")
+    assert {"type": "play", "card": "Qh", "declare": True} not in game.legal_actions(state, 1)
+
+
+def test_t14_must_beat_follower_heads_the_trick_when_able() -> None:
+    """The seed: "Pelaajan B on tässä tapauksessa heitettävä samanvärinen korkeampi kortti – kymppi"
+    (B must in this case play the higher card of the suit, the ten), followed by "On loogista …"
+    (it is logical not to play the queen): in `tuhat` advice, so off; `must_beat` makes it a duty."""
+    hands = (
+        ["Kc", "Jc", "9c", "Ad", "Td", "Ah", "Th", "As"],
+        ["Qc", "Tc", "9d", "Jd", "9h", "Jh", "9s", "Js"],
+        ["Ac", "Qd", "Kd", "Qh", "Kh", "Qs", "Ks", "Ts"],
+    )
+    assert not game.sheet(preset="tuhat").must_beat
+    free = play_cards(after_give(*hands), "Kc")
+    assert {"type": "play", "card": "Qc"} in game.legal_actions(free, 1)  # the seed's "logical" only
+    state = play_cards(after_give(*hands, must_beat=True), "Kc")
+    refused(state, 1, {"type": "play", "card": "Qc"}, "must_beat")
+    assert [a["card"] for a in game.legal_actions(state, 1)] == ["Tc"]
+    state = play_cards(state, "Tc", "Ac")  # the seed's example: the ace wins
+    assert state.turn == 2 and state.last_trick == [[0, "Kc"], [1, "Tc"], [2, "Ac"]]
+
+
+def test_t14_must_beat_not_when_unable_or_trumped() -> None:
+    hands = (
+        ["Ac", "Jc", "9c", "Ad", "Td", "Ah", "Th", "As"],
+        ["Qc", "Tc", "9d", "Jd", "9h", "Jh", "9s", "Js"],
+        ["Kc", "Qd", "Kd", "Qh", "Kh", "Qs", "Ks", "Ts"],
+    )
+    state = play_cards(after_give(*hands, must_beat=True), "Ac")
+    assert {a["card"] for a in game.legal_actions(state, 1)} == {"Qc", "Tc"}  # nothing beats the ace
+    cut = (
+        ["Qd", "Kd", "9c", "Jc", "Ac", "Qc", "Tc", "Ts"],
+        ["Ad", "Td", "Kc", "9h", "Jh", "Qh", "9s", "Js"],
+        ["9d", "Jd", "Kh", "Ah", "Th", "As", "Qs", "Ks"],
+    )
+    state = play_cards(after_give(*cut, must_beat=True), "Qd!", "Ad", "Jd", "Kc")
+    uncut = play_cards(state, "Kh")
+    assert {a["card"] for a in game.legal_actions(uncut, 0)} == {"Tc", "Ac"}  # must head the king
+    trumped = play_cards(state, "9d")  # diamonds are trump: the trick is cut
+    assert {a["card"] for a in game.legal_actions(trumped, 0)} == {"9c", "Jc", "Qc", "Tc", "Ac"}
 
 
 def test_t15_no_marriage_in_the_first_trick_option() -> None:

@@ -1,0 +1,245 @@
+"""The button and the blinds: who is dealt in, where the button and blinds sit, antes, blinds,
+posts and the straddle, and the hole cards (H4–H10).
+
+The button moves by the dead-button rule: the big blind moves to the next player every hand, the
+small blind sits where the big blind was, the button where the small blind was, so nobody skips or
+repeats the big blind when players bust or leave; heads-up the button posts the small blind (H8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.base import Event, IllegalAction
+from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, amount, current_level, event
+from app.games.holdem.rules import Level
+from app.games.holdem.shuffle import shuffle
+from app.games.holdem.state import Hand, State
+
+
+@dataclass(slots=True)
+class Positions:
+    """Who is dealt in and where the button and the blinds sit for the next hand."""
+
+    button: int
+    sb: int
+    sb_live: bool  # False: a dead small blind (the seat left the table or the blinds moved on)
+    bb: int
+    dealt: list[int]
+    posters: list[int]  # new players posting a big blind to be dealt in at once (H9)
+
+
+def positions(s: State, ready: list[int]) -> Positions:
+    """H4, H8, H9: the button and blinds of the next hand among the ``ready`` seats."""
+    if s.last_bb < 0:
+        return _first_hand(s, ready)
+    return _dead_button(s, ready)
+
+
+def _first_hand(s: State, ready: list[int]) -> Positions:
+    """The first hand: everyone seated is dealt in; the button came from the draw (H4)."""
+    n = len(s.stacks)
+    for seat in ready:
+        if s.status[seat] == "waiting":
+            s.status[seat] = "playing"
+    dealt = ready
+    button = s.last_button
+    if button not in dealt:
+        button = next(x for x in after(s.last_button, n) if x in dealt)
+    if len(dealt) == 2:
+        sb = button  # H8: heads-up the button posts the small blind
+        bb = next(x for x in after(button, n) if x in dealt)
+    else:
+        sb = next(x for x in after(button, n) if x in dealt)
+        bb = next(x for x in after(sb, n) if x in dealt)
+    return Positions(button, sb, True, bb, dealt, [])
+
+
+def _dead_button(s: State, ready: list[int]) -> Positions:
+    """The big blind moves on to the next player waiting or playing, so nobody misses or repeats
+    it; a new player who waits for the big blind (H9) is dealt in here."""
+    n = len(s.stacks)
+    bb = next(x for x in after(s.last_bb, n) if x in ready)
+    dealt = [x for x in ready if s.status[x] in ("playing", "away") or x == bb]
+    if len(dealt) < 2:
+        # A table that cannot deal without its waiting players deals them all in: there is
+        # no big blind to wait for at a table that does not play.
+        dealt = list(ready)
+    posters: list[int] = []
+    if len(dealt) == 2:
+        button = sb = next(x for x in dealt if x != bb)  # H8; the last big blind never repeats
+        sb_live = True
+    else:
+        sb = s.last_bb
+        sb_live = sb in dealt
+        button = s.last_sb
+        if button == bb or sb == bb:
+            button = next(x for x in reversed(after(bb, n)[:-1]) if x in dealt)
+            sb, sb_live = bb, False
+        # H9: a new player who posts is dealt in at once, unless sitting between the button
+        # and the big blind (the blinds would skip him).
+        arc = after(bb, n)[: after(bb, n).index(button)]
+        for seat in ready:
+            if seat not in dealt and s.posting[seat] and seat in arc:
+                dealt.append(seat)
+                posters.append(seat)
+    for seat in dealt:
+        if s.status[seat] == "waiting":
+            s.status[seat] = "playing"
+            s.posting[seat] = False
+    return Positions(button, sb, sb_live, bb, dealt, posters)
+
+
+def new_hand(s: State, at: Positions, events: list[Event]) -> Hand:
+    """The next hand, shuffled, with its seats and the ``hand_started`` event; nothing posted yet.
+
+    Fixed decks first; then ``SeededRandom(seed, f"hand-{n}").shuffle``, as ``shuffle`` computes it.
+    """
+    n = len(s.stacks)
+    order = [x for x in after(at.button, n) if x in at.dealt]
+    number = s.hands + 1
+    cards = s.decks[number - 1] if number <= len(s.decks) else shuffle(s.seed, f"hand-{number}", FULL_DECK)
+    h = Hand(
+        number=number,
+        deck=cards,
+        pos=0,
+        button=at.button,
+        sb=at.sb,
+        sb_live=at.sb_live,
+        bb=at.bb,
+        straddler=-1,
+        players=order,
+        start=list(s.stacks),
+        holes=[[] for _ in range(n)],
+        board=[],
+        board2=[],
+        burns=[],
+        street=0,
+        phase="bet",
+        folded=[x not in at.dealt for x in range(n)],
+        bets=[0] * n,
+        committed=[0] * n,
+        posted=[0] * n,
+        antes=[0] * n,
+        current=0,
+        min_inc=0,
+        full_level=0,
+        bet_count=0,
+        acted=[-1] * n,
+        pending=[False] * n,
+        actor=-1,
+        aggressor=-1,
+        shown=[False] * n,
+        mucked=[False] * n,
+        votes=[-1] * n,
+        order=[],
+        awards=[],
+        actions=[],
+    )
+    s.last_button, s.last_sb, s.last_bb = at.button, at.sb, at.bb
+    lv = current_level(s)
+    data = {
+        "hand": number,
+        "button": at.button,
+        "small_blind_seat": at.sb if at.sb_live else None,
+        "big_blind_seat": at.bb,
+        "players": order,
+        "stacks": {SEAT_KEY[x]: s.stacks[x] for x in order},
+        "blinds": [lv.small_blind, lv.big_blind],
+        "ante": lv.ante if s.sheet.ante_type != "none" else 0,
+    }
+    events.append(event("hand_started", data))
+    return h
+
+
+def post_blinds(s: State, h: Hand, at: Positions, events: list[Event]) -> None:
+    """H5, H6, H9: antes first (with a big-blind ante the big blind pays it, before the blind
+    itself), then the small and big blinds and the new players' posts."""
+    sheet, lv = s.sheet, current_level(s)
+    if sheet.ante_type == "every_player" and lv.ante:
+        for seat in h.players:
+            post(s, h, seat, lv.ante, "ante", events)
+    elif sheet.ante_type == "big_blind" and lv.ante:
+        post(s, h, at.bb, lv.ante, "ante", events)
+    if at.sb_live:
+        post(s, h, at.sb, lv.small_blind, "small_blind", events)
+    post(s, h, at.bb, lv.big_blind, "big_blind", events)
+    for seat in h.players:
+        if seat in at.posters:
+            post(s, h, seat, lv.big_blind, "post", events)
+    # H5/H17: the bet to match is the full big blind even when the big blind is all-in for less.
+    h.current = lv.big_blind
+    h.min_inc = lv.big_blind
+    h.full_level = lv.big_blind
+    h.bet_count = 1
+
+
+def offer_straddle(s: State, h: Hand, at: Positions) -> bool:
+    """H7: with the option, three or more dealt in and a stack for it, UTG is asked first."""
+    lv = current_level(s)
+    if s.sheet.straddle != "utg" or len(h.players) < 3:
+        return False
+    utg = next(x for x in after(at.bb, len(s.stacks)) if x in at.dealt)
+    if s.stacks[utg] > 2 * lv.big_blind and h.bets[utg] == 0:
+        h.phase = "straddle"
+        h.actor = utg
+        return True
+    return False
+
+
+def straddle(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+    """H7: the straddle of 2 × BB acts as the big blind: the next raise is at least to 2 × it."""
+    chips = 2 * current_level(s).big_blind
+    if "amount" in action and amount(action, "amount") != chips:
+        raise IllegalAction("bad_amount", f"The straddle is {chips}.")
+    post(s, h, seat, chips, "straddle", events)
+    h.straddler = seat
+    h.current = chips
+    h.min_inc = chips
+    h.full_level = chips
+    h.bet_count = 2
+
+
+def post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Event]) -> None:
+    """Post an ante, a blind, a straddle or a new player's big blind (all-in when short)."""
+    paid = min(amount, s.stacks[seat])
+    s.stacks[seat] -= paid
+    h.committed[seat] += paid
+    if kind == "ante":
+        h.antes[seat] += paid
+    else:
+        h.bets[seat] += paid
+        posted = list(h.posted)  # shared with the previous state (Hand.clone)
+        posted[seat] += paid
+        h.posted = posted
+    data = {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0}
+    events.append(event("posted", data))
+
+
+def deal_holes(s: State, h: Hand, events: list[Event]) -> None:
+    """H10: one card at a time, twice around: the k-th player gets cards k and k + len(players)."""
+    players, deck, pos = h.players, h.deck, h.pos
+    count = len(players)
+    holes: list[list[str]] = [[] for _ in range(len(s.stacks))]
+    h.pos = pos + 2 * count
+    events.append(event("dealt", {"seats": list(players)}))
+    actions = h.actions
+    for k, seat in enumerate(players, pos):
+        a, b = deck[k], deck[k + count]
+        holes[seat] = [a, b]
+        events.append(event("hole_cards", {"seat": seat, "cards": [a, b]}, (seat,)))
+        actions.append(f"d dh s{seat} {a}{b}")
+    h.holes = holes
+
+
+def nominal_blind(h: Hand, lv: Level, seat: int) -> int:
+    """The blind a seat owed this hand (for the history), whatever it could pay."""
+    if seat == h.straddler:
+        return 2 * lv.big_blind
+    if seat == h.bb:
+        return lv.big_blind
+    if seat == h.sb and h.sb_live:
+        return lv.small_blind
+    return 0

@@ -69,7 +69,8 @@ class Event:
         return seat is not None and seat in self.audience
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **dict(self.data)}
+        # The type comes last: a key of the data never replaces it.
+        return {**dict(self.data), "type": self.type}
 
 
 @dataclass(frozen=True)

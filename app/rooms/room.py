@@ -106,7 +106,8 @@ def _visible(row: Mapping[str, Any], seat: int | None) -> bool:
 
 
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"version": entry.version, "seat": entry.seat, "type": row["type"], **row.get("data", {})}
+    # The event's own type and the log's version come last: no key of a game's data may replace them.
+    return {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
 
 
 class Room:

@@ -62,8 +62,8 @@ def move(player: Player, opened: dict[str, bool]) -> str:
         for seat, cards in give["cards"].items():
             for card in cards if isinstance(cards, list) else [cards]:
                 page.click(f'.hand button[data-card="{card}"]')
-            page.click(f'button[data-action=give-to][data-seat="{seat}"]')
-        click(player, "button[data-action=give]")
+            page.click(f'button[data-action=give][data-to="{seat}"]')
+        click(player, "button[data-action=give][data-role=submit]")
         return "give"
     if "discard" in kinds:
         discard = next(a for a in actions if a["type"] == "discard")
@@ -78,7 +78,7 @@ def move(player: Player, opened: dict[str, bool]) -> str:
         ]
         if declare:
             page.click(f'.hand button[data-card="{play["card"]}"]')
-            click(player, "button[data-action=play-declare]")
+            click(player, "button[data-action=play][data-declare=true]")
         else:
             click(player, f'.hand button[data-card="{play["card"]}"]')
         return "play"

@@ -308,3 +308,15 @@ async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: st
                    at: float) -> None:
     async with engine.begin() as conn:
         await conn.execute(insert(chat).values(room_id=room_id, seat=seat, name=name, text=text, at=at))
+
+
+async def game_results(engine: AsyncEngine, room_id: str) -> list[dict[str, Any]]:
+    """The ``game_result`` events of a room's finished games, oldest first (each is in its game's
+    last log entry)."""
+    last = select(func.max(log.c.version)).where(log.c.room_id == room_id).group_by(log.c.game_no)
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log.c.events).where(log.c.room_id == room_id, log.c.version.in_(last))
+            .order_by(log.c.version))).all()
+    return [dict(event.get("data") or {}) for row in rows for event in (row[0] or [])
+            if isinstance(event, dict) and event.get("type") == "game_result"]

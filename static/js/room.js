@@ -399,7 +399,18 @@ function renderTimer(message) {
   timerHandle = setInterval(tick, 500);
 }
 
+// The room's own line at a game's end: who won and, where there is one, who lost.
+function resultLine(event) {
+  const winners = event.winners || [];
+  let text = winners.length === 1
+    ? t("{name} wins!", { name: winners[0] })
+    : t("{names} share the win!", { names: winners.join(", ") });
+  if ((event.losers || []).length === 1) text += ` ${t("{name} is last.", { name: event.losers[0] })}`;
+  return text;
+}
+
 function describeEvent(event) {
+  if (event.type === "game_result") return resultLine(event);
   const module = session.tableModule;
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return text;

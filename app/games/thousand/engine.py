@@ -139,6 +139,10 @@ class Thousand(Game[State, Sheet]):
             return [s for s in auction.guessers(state) if str(s) not in state.lottery["guesses"]]
         return [state.turn]
 
+    def optional_decision(self, state: State, seat: int) -> bool:
+        # [T6] a guess in the nine lottery has a quiet default (red): it may not hold the table up.
+        return state.phase == "lottery"
+
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take
         the talon, give or lay aside the lowest cards, and play the lowest legal card."""

@@ -100,6 +100,9 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
         while plan and acting(seated):
             (mover,) = acting(seated)
             kinds = {a["type"] for a in legal(mover)}
+            if "no_straddle" in kinds:
+                act(mover, "no_straddle")  # the sheet offers UTG a straddle (H7): declined
+                continue
             step = plan.pop(0)
             if step == "call" and "call" not in kinds:
                 step = "all_in"
@@ -132,12 +135,13 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     # nobody answers, and the decision timer makes the quiet choice so the table goes on.
     number = hand_number(host)
     for _ in range(20):
-        movers = [p for p in acting(seated) if view(p)["hand"] and view(p)["hand"]["phase"] == "bet"]
+        movers = [p for p in acting(seated)
+                  if view(p)["hand"] and view(p)["hand"]["phase"] in ("bet", "straddle")]
         if not movers:
             break
         (mover,) = movers
         kinds = {a["type"] for a in legal(mover)}
-        act(mover, "check" if "check" in kinds else "call")
+        act(mover, "no_straddle" if "no_straddle" in kinds else "check" if "check" in kinds else "call")
     asked = [p for p in others if any(a["type"] in ("show", "muck") for a in legal(p))]
     if asked:
         player = asked[0]

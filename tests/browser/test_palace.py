@@ -318,7 +318,7 @@ def test_palace_preset_lets_each_player_choose_the_face_up_cards(people: Callabl
         state = player.state()
         assert state is not None
         assert len(state["view"]["hand"]) == 6
-        assert "Choose three cards" in player.page.inner_text(".status-line")
+        assert "choose three cards" in player.page.inner_text(".status-line")
         choice = next(a for a in state["legal"] if a["type"] == "lay_face_up")["cards"]
         for card in choice:
             player.page.click(f'.hand button[data-card="{card}"]')

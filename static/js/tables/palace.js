@@ -79,8 +79,8 @@ function statusText(ui, ctx) {
   if (s.outcome || m.phase === "over") return t("The game is over.");
   if (m.phase === "swap") {
     if (ctx.seat === null) return t("Players are swapping cards.");
-    if (legalOf(ui, "lay_face_up").length) return t("Choose three cards to lay face up.");
-    if (legalOf(ui, "ready").length) return t("Swap cards between your hand and your face-up cards, then press Ready.");
+    if (legalOf(ui, "lay_face_up").length) return t("Your turn: choose three cards to lay face up.");
+    if (legalOf(ui, "ready").length) return t("Your turn: swap cards between your hand and your face-up cards, then press Ready.");
     return t("Waiting for the others to finish swapping.");
   }
   const mine = isMyTurn(ui, ctx);

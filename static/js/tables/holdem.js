@@ -414,3 +414,18 @@ export function describeEvent(event, seatName) {
     default: return null;
   }
 }
+
+// The table's end: the player who won the most chips (cash: the ledger's result; tournament: the
+// last one with chips); the placings list every player's result.
+export function describeOutcome(outcome, seatName) {
+  const first = (outcome.placings || [])[0] || [];
+  if (!first.length) return null;
+  const headline = first.length === 1
+    ? t("{name} wins!", { name: seatName(first[0]) })
+    : t("{names} share the win!", { names: first.map(seatName).join(", ") });
+  return { headline };
+}
+
+export function scoreLabel() {
+  return t("Chips");
+}

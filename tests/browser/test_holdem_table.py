@@ -165,3 +165,34 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     in_history = set(re.findall(r"[2-9TJQKA][cdhs]", actions))
     assert in_history <= seen_by_spectator, sorted(in_history - seen_by_spectator)
     shoot(host, artefacts, "holdem-3-laptop")
+
+    # The host closes the table: the hand under way is played out, then the game is over, with a
+    # headline naming the winner in view on every page.
+    host.page.once("dialog", lambda dialog: dialog.accept())
+    click(host, "#dock button[data-action=close_table]")
+    for _ in range(40):
+        wait_same_version(everyone)
+        if (host.state() or {}).get("outcome"):
+            break
+        movers = acting(seated)
+        if not movers:
+            host.page.wait_for_function(
+                f"() => window.houserules.version > {host.page.evaluate('() => window.houserules.version')}"
+                " || (window.houserules.state && window.houserules.state.outcome)"
+            )
+            continue
+        mover = movers[0]
+        kinds = {a["type"] for a in legal(mover)}
+        step = next(k for k in ("no_straddle", "check", "call", "muck", "show", "fold") if k in kinds)
+        act(mover, step)
+    outcome = (host.state() or {})["outcome"]
+    assert outcome, "the table did not close"
+    winners = [NAMES[s] for s in outcome["placings"][0]]
+    for player in everyone:
+        player.page.wait_for_selector("#result:not([hidden]) #headline")
+        seen = screen(player)
+        box = player.page.locator("#headline").bounding_box()
+        assert box is not None and seen["scrollY"] == 0 and box["y"] + box["height"] <= seen["height"]
+    headline = host.page.inner_text("#headline")
+    assert all(name in headline for name in winners), headline
+    shoot(second, artefacts, "holdem-over")

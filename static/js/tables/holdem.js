@@ -274,6 +274,13 @@ function renderTableControls(view, state, act, download) {
     }
   }
   parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+  // Offered to the host only (the server's host actions): ends the table, the result follows.
+  if (offered("close_table") && !view.closing) {
+    parts.push(h("button", {
+      type: "button", dataset: { action: "close_table" },
+      onclick: () => { if (window.confirm(t("Close the table after this hand?"))) act({ type: "close_table" }); },
+    }, t("Close the table")));
+  }
   return h("div", { class: "controls table-controls" }, parts);
 }
 
@@ -427,5 +434,5 @@ export function describeOutcome(outcome, seatName) {
 }
 
 export function scoreLabel() {
-  return t("Chips");
+  return t("Result");
 }

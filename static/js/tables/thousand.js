@@ -387,7 +387,7 @@ export function describeEvent(event, seatName) {
   const who = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
   const cards = (list) => (list || []).map(cardName).join(", ");
   switch (event.type) {
-    case "deal": return event.dealer !== undefined ? t("Deal {n}: {name} deals", { n: event.deal, name: seatName(event.dealer) }) : null;
+    case "deal_started": return t("Deal {n}: {name} deals", { n: event.deal, name: seatName(event.dealer) });
     case "hand": return t("Your cards: {cards}", { cards: cards(event.cards) });
     case "bid": return t("{name} bids {n}", { name: who, n: event.value }) + (event.blind ? ` (${t("blind")})` : "");
     case "pass": return t("{name} passes", { name: who });

@@ -23,7 +23,7 @@ from tests.browser.helpers import (
     wait_version_above,
     watch,
 )
-from tests.browser.screen import assert_controls_in_view, assert_labels_translated, inside, screen
+from tests.browser.screen import assert_controls_in_view, assert_labels_translated, hand_box, inside, screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -89,8 +89,15 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
         assert action in {c["action"] for c in seen["controls"]}, seen["controls"]
         if langs[id(player)] == "et":
             assert_labels_translated(player, seen)
+        others = [p for p in seated if p is not player]
+        held = {id(p): hand_box(p) for p in others}
         click(player, f"#dock button[data-action={action}]")
         wait_same_version(everyone)
+        for other in others:
+            if (other.state() or {}).get("outcome"):
+                continue  # the table closed: everyone has cashed out and left their seat
+            # Another player's move leaves this player's own cards where they were.
+            assert hand_box(other) == held[id(other)], "the hole cards moved when another player acted"
 
     # All-in, a call and a fold, until one of the two all-in players is busted (a split pot keeps both).
     busted: Player | None = None

@@ -84,3 +84,23 @@ def test_every_table_module_keeps_the_written_contract(people: Callable[..., Pla
         }"""
     )
     assert names == {"palace": [], "holdem": [], "thousand": []}
+
+
+def test_the_thousand_score_line_marks_bombs_and_800_and_stuck(people: Callable[..., Player]) -> None:
+    """The line shown after each deal, from a score-sheet row and the view (T10, T17)."""
+    player = people()
+    player.page.goto("/")
+    line: str = player.page.evaluate(
+        """async () => {
+          const { scoreLine } = await import('/static/js/tables/thousand.js');
+          const names = ['Kati', 'Mati', 'Juku'];
+          const row = {type: 'deal', deal: 7, bidder: 1, contract: 120, blind: true, made: false,
+                       points: [40, -240, 15], totals: [820, 300, 415]};
+          const view = {stuck: [true, false, false], bombs_used: [0, 1, 0], bombs_per_game: 3};
+          return scoreLine(row, (seat) => names[seat], view);
+        }"""
+    )
+    assert line == (
+        "Deal 7: Mati went down on 120 (blind, counts double) — Kati +40 · Mati -240 · Juku +15"
+        " — Kati: 800 and stuck — Mati: bombs 1/3"
+    )

@@ -20,7 +20,13 @@ from tests.browser.helpers import (
     wait_version_above,
     watch,
 )
-from tests.browser.screen import assert_controls_in_view, assert_labels_translated, log_lines, screen
+from tests.browser.screen import (
+    assert_controls_in_view,
+    assert_labels_translated,
+    hand_box,
+    log_lines,
+    screen,
+)
 
 TURN_WORDS = {"en": "Your turn", "fi": "Sinun vuorosi", "et": "käik"}
 
@@ -148,7 +154,13 @@ def test_thousand_game_through_auction_talon_and_tricks(
             assert not (hands - public) & received
             shown = spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
             assert not (hands - public) & set(shown)
+        others = [p for p in players if p is not mover]
+        held = {id(p): hand_box(p) for p in others}
         done.append(move(mover, opened))
+        wait_same_version(players)
+        for player in others:
+            # Another player's move leaves this player's hand where it was.
+            assert hand_box(player) == held[id(player)], "the hand moved when another player acted"
         if done[-1] == "take_talon":
             # The taken talon leaves the table: its cards are in the bidder's hand now.
             wait_same_version([*players, spectator])

@@ -337,14 +337,18 @@ export function mount(root, ctx) {
     const view = state.view;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
     replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view));
-    const own = me && me.cards
-      ? h("div", { class: "card-row hole own", role: "group", "aria-label": t("Your cards") }, me.cards.map((c) => cardEl(c)))
+    // A seat's own row is there even between hands, so the dock keeps its shape.
+    const own = me && me.occupied
+      ? h("div", { class: "card-row hole own hand", role: "group", "aria-label": t("Your cards") },
+        (me.cards || []).map((c) => cardEl(c)))
       : null;
+    // The hole cards sit in the last row, beside the table moves: betting controls coming and going
+    // above them never move them.
     replace(dock,
       h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(ctx, view, state)),
       h("p", { class: "refusal", role: "alert", hidden: true }),
-      h("div", { class: "dock-row" }, own, renderControls(ui, view, state, act)),
-      renderTableControls(view, state, act, downloadHistory));
+      renderControls(ui, view, state, act),
+      h("div", { class: "dock-row" }, own, renderTableControls(view, state, act, downloadHistory)));
   }
 
   return {

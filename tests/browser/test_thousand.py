@@ -123,6 +123,7 @@ def test_thousand_game_through_auction_talon_and_tricks(
     english = opener if langs[id(opener)] == "en" else None
     if english is not None:
         assert english.page.inner_text("#dock button[data-action=bid]") == "Bid blind (counts double)"
+    shoot(opener, artefacts, "thousand-auction")
     opened = {"bid": False}
     done: list[str] = []
     scored = 0

@@ -316,6 +316,7 @@ export function mount(root, ctx) {
       renderScoreSheet(ctx, view));
     const scroller = dock.querySelector(".hand");
     const scrolled = scroller ? scroller.scrollLeft : 0;
+    const over = Boolean(state.outcome) || view.phase === "over";
     const given = me !== null ? (view.given || []).map(([from, to, card]) => h("li", {}, t("{from} gave {to}: {card}", {
       from: ctx.seatName(from), to: ctx.seatName(to), card: Array.isArray(card) ? card.map(cardName).join(", ") : cardName(card),
     }))) : [];
@@ -328,9 +329,9 @@ export function mount(root, ctx) {
         me !== null && me === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
         me !== null && (view.marriages[me] || []).length ? h("span", { class: "muted" }, ` · ${t("Marriages")}: ${(view.marriages[me] || []).map((s) => SUIT_SIGN[s]).join(" ")}`) : null),
       h("p", { class: "refusal", role: "alert", hidden: true }),
-      given.length ? h("ul", { class: "given muted" }, given) : null,
-      me !== null ? h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, controls) : null,
-      me !== null ? renderHand(ui, ctx, state, clickCard) : null);
+      given.length && !over ? h("ul", { class: "given muted" }, given) : null,
+      me !== null && !over ? h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, controls) : null,
+      me !== null && !over ? renderHand(ui, ctx, state, clickCard) : null);
     const again = dock.querySelector(".hand");
     if (again) again.scrollLeft = scrolled;
   }

@@ -285,6 +285,54 @@ function renderControls(ui, ctx, hand, handlers) {
   return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, buttons);
 }
 
+// The keys of keys(): a digit chooses a card, P or Enter plays the choice, letters make the moves.
+function handleKey(ui, ctx, handlers, event) {
+  if (!ui.model || ctx.seat === null) return false;
+  const key = event.key.toLowerCase();
+  if (/^[1-9]$/.test(key)) {
+    const n = Number(key) - 1;
+    const hand = handlers.handCards();
+    if (hand.length) handlers.toggleHand(n);
+    else {
+      const blind = legalOf(ui, "play_face_down").find((a) => a.index === n);
+      if (ui.model.me.faceUp[n]) handlers.toggleUp(n);
+      else if (blind) handlers.act(blind);
+    }
+    return true;
+  }
+  if (key === "escape") {
+    ui.selHand = [];
+    ui.selUp = [];
+    handlers.draw();
+    return true;
+  }
+  if (key === "enter" || key === "p") {
+    if (document.activeElement && document.activeElement.tagName === "BUTTON" && key === "enter") return false;
+    handlers.playSelection();
+    return true;
+  }
+  if (key === "s") {
+    const swap = handlers.matching("swap");
+    if (swap) handlers.act(swap);
+    return Boolean(swap);
+  }
+  for (const [type, letter] of [...WITH_CARDS.slice(2)]) {
+    if (key === letter) {
+      const action = handlers.matching(type);
+      if (action) handlers.act(action);
+      return Boolean(action);
+    }
+  }
+  for (const [type, letter] of SIMPLE) {
+    if (key === letter) {
+      const action = legalOf(ui, type)[0];
+      if (action) handlers.act(action);
+      return Boolean(action);
+    }
+  }
+  return false;
+}
+
 export function mount(root, ctx) {
   const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null };
   const felt = h("div", { class: "felt palace" });
@@ -442,50 +490,7 @@ export function mount(root, ctx) {
       draw();
     },
     onKey(event) {
-      if (!ui.model || ctx.seat === null) return false;
-      const key = event.key.toLowerCase();
-      if (/^[1-9]$/.test(key)) {
-        const n = Number(key) - 1;
-        const hand = handCards();
-        if (hand.length) toggleHand(n);
-        else {
-          const blind = legalOf(ui, "play_face_down").find((a) => a.index === n);
-          if (ui.model.me.faceUp[n]) toggleUp(n);
-          else if (blind) act(blind);
-        }
-        return true;
-      }
-      if (key === "escape") {
-        ui.selHand = [];
-        ui.selUp = [];
-        draw();
-        return true;
-      }
-      if (key === "enter" || key === "p") {
-        if (document.activeElement && document.activeElement.tagName === "BUTTON" && key === "enter") return false;
-        playSelection();
-        return true;
-      }
-      if (key === "s") {
-        const swap = matching("swap");
-        if (swap) act(swap);
-        return Boolean(swap);
-      }
-      for (const [type, letter] of [...WITH_CARDS.slice(2)]) {
-        if (key === letter) {
-          const action = matching(type);
-          if (action) act(action);
-          return Boolean(action);
-        }
-      }
-      for (const [type, letter] of SIMPLE) {
-        if (key === letter) {
-          const action = legalOf(ui, type)[0];
-          if (action) act(action);
-          return Boolean(action);
-        }
-      }
-      return false;
+      return handleKey(ui, ctx, { ...handlers, draw, handCards }, event);
     },
   };
 }

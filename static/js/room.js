@@ -702,6 +702,7 @@ function showPlay() {
   $("#room-loading").hidden = true;
   $("#join").hidden = true;
   $("#play").hidden = false;
+  $("#dock").hidden = !session.table;
   $("#room").classList.remove("loading");
   $("#invite-button").hidden = false;
 }
@@ -714,6 +715,7 @@ function showJoin(reason) {
   $("#room-loading").hidden = true;
   $("#room").classList.remove("loading");
   $("#play").hidden = true;
+  $("#dock").hidden = true;
   $("#join").hidden = false;
   $("#join-game").textContent = gameTitle(session.info.game);
   $("#join-name").value = lastName();

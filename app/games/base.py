@@ -107,7 +107,8 @@ class Event:
         return seat is not None and seat in self.audience
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, **dict(self.data)}
+        # The type comes last: a key of the data never replaces it.
+        return {**dict(self.data), "type": self.type}
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,18 @@ class RuleSheetBase(BaseModel):
         "Lisäsekunnit pelaajalle koko peliksi, kun siirtoajastin loppuu.",
         ge=0,
         le=3600,
+    )
+
+    decision_timer_seconds: int = option(
+        10,
+        "Seconds for an optional decision (show or muck, run it twice, straddle, a lottery guess) "
+        "before the quiet choice is made for the player, with or without a turn timer; 0 waits.",
+        "Sekundid valikulise otsuse jaoks (näita või viska, jooksuta kaks korda, straddle, loteriis "
+        "arvamine), enne kui mängija eest tehakse vaikne valik, ka ilma käigutaimerita; 0 ootab.",
+        "Sekunnit vapaaehtoiselle päätökselle (näytä tai heitä, aja kahdesti, straddle, arpajaisten "
+        "arvaus), ennen kuin pelaajan puolesta tehdään hiljainen valinta, myös ilman ajastinta; 0 odottaa.",
+        ge=0,
+        le=600,
     )
 
     def min_players(self) -> int:
@@ -308,8 +321,17 @@ class Game(ABC, Generic[StateT, SheetT]):
     def load(self, data: Mapping[str, Any]) -> StateT:
         """The state back from ``dump``."""
 
-    def history(self, state: StateT, seat: int | None) -> tuple[str, str] | None:
-        """The finished deals in the game's own exchange format, as ``seat`` may see them.
+    def optional_decision(self, state: StateT, seat: int) -> bool:
+        """Whether ``seat``, to act, faces only an optional decision with a quiet default (show or
+        muck, a straddle, a lottery guess): the room then gives it the sheet's short
+        ``decision_timer_seconds`` and makes ``timeout_action`` for it, even with no turn timer."""
+        return False
+
+    def history(
+        self, state: StateT, seat: int | None, names: Mapping[int, str] | None = None
+    ) -> tuple[str, str] | None:
+        """The finished deals in the game's own exchange format, as ``seat`` may see them;
+        ``names`` (by seat) names the players where the format has names.
 
         Returns ``(file name, text)``, or ``None`` for a game that has no such format. Like a view,
         it never holds a card that ``seat`` (``None``: a spectator) may not see.

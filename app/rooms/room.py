@@ -123,7 +123,8 @@ def _visible(row: Mapping[str, Any], seat: int | None, version: int = 0, since: 
 
 
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"version": entry.version, "seat": entry.seat, "type": row["type"], **row.get("data", {})}
+    # The event's own type and the log's version come last: no key of a game's data may replace them.
+    return {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
 
 
 class Room:
@@ -142,6 +143,9 @@ class Room:
         # Left memory (the manager dropped it); since when no socket has been attached.
         self.closed = False
         self.idle_since = time.monotonic()
+        # The finished games' results (winners and losers by name), read from the log when first
+        # needed; the room tally across rematches is made from them.
+        self.results: list[dict[str, Any]] | None = None
         self._load(record)
 
     # -- loading -----------------------------------------------------------------------------
@@ -238,7 +242,8 @@ class Room:
         return {"type": "room", "room": self.id, "game": self.game.name, "status": self.status,
                 "capacity": self.capacity, "players": self.players, "version": self.version,
                 "game_no": self.game_no, "approval": self.approval, "sheet": self.sheet_json,
-                "seats": seats, "spectators": spectators, "pending": pending}
+                "seats": seats, "spectators": spectators, "pending": pending,
+                "results": list(self.results or [])}
 
     def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
         state = self.state
@@ -285,7 +290,8 @@ class Room:
                 raise RoomError("bad_token", "That token holds no seat in this room.", 403)
             if member.status == "seated" and not self._took_over(member):
                 seat = member.seat
-        record = self.game.history(self.state, seat) if self.state is not None else None
+        names = {seat_no: m.name for seat_no, m in self.seated().items()}
+        record = self.game.history(self.state, seat, names) if self.state is not None else None
         if record is None:
             raise RoomError("no_history", "This room has no game record to download yet.", 404)
         return record
@@ -397,6 +403,8 @@ class Room:
                     raise RoomError("room_full", "Too many spectators are watching this room.", 403)
             if sub.member_id is not None:
                 self._make_room_for(sub.member_id)
+            if self.results is None:
+                self.results = await queries.game_results(self.manager.engine, self.id)
             sub.send(_dumps(self.welcome_message(sub)))
             self.subscribers.add(sub)
             self._attach_count += 1
@@ -457,8 +465,12 @@ class Room:
         """The turn clock after ``entries`` lead from ``self.state`` to ``state``: the deadline, the
         turn's start and the banks left (see the module's docstring)."""
         base = self.sheet.turn_timer_seconds
+        quiet = self._quiet_seconds(state)
         if base <= 0:
-            return None, None, {}
+            if quiet is None:
+                return None, None, {}
+            now = round(time.time(), 3)
+            return round(now + quiet, 3), now, {}
         now = round(time.time(), 3)
         fresh = any(e.kind == "deal" for e in entries)
         if fresh:
@@ -485,8 +497,21 @@ class Room:
         keep = (not fresh and self.turn_start is not None and to_act == waiting
                 and not movers and not timed_out)
         start = self.turn_start if keep and self.turn_start is not None else now
+        if quiet is not None and quiet < base:
+            return round(start + quiet, 3), start, banks
         extra = self._bank_of(banks, to_act[0]) if len(to_act) == 1 else 0.0
         return round(start + base + extra, 3), start, banks
+
+    def _quiet_seconds(self, state: Any) -> float | None:
+        """The sheet's ``decision_timer_seconds`` when every seat to act faces only an optional
+        decision (the game's ``optional_decision``), so such a wait never stalls the table."""
+        seconds = getattr(self.sheet, "decision_timer_seconds", 0)
+        if state is None or seconds <= 0 or self.game.outcome(state) is not None:
+            return None
+        to_act = self.game.to_act(state)
+        if to_act and all(self.game.optional_decision(state, seat) for seat in to_act):
+            return float(seconds)
+        return None
 
     async def _commit(
         self,
@@ -504,6 +529,10 @@ class Room:
         """
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
+        result = self._result(state, entries[-1].game_no) if finished and self.status != "finished" else None
+        if result is not None:
+            # Kept in the game's last log entry, where the room tally finds it after a restart.
+            entries[-1].events.append({"type": "game_result", "data": result, "audience": None})
         deadline, turn_start, banks = self._clock_for(entries, state)
         moves = self.moves_since_snapshot + len(entries)
         take_snapshot = snapshot or finished or moves >= self.manager.settings.snapshot_every
@@ -533,6 +562,25 @@ class Room:
         if changed:
             self.manager.update_gauges()
         self.arm_timer()
+        if result is not None and self.results is not None:
+            self.results.append(result)
+        if result is not None:
+            self.publish_room()
+
+    def _result(self, state: Any, game_no: int) -> dict[str, Any] | None:
+        """A finished game's result by name: the first place's seats win; a lone last place, after
+        others placed above it, is the loser (a shedding game's last player)."""
+        outcome = self.game.outcome(state)
+        if outcome is None or not outcome.placings:
+            return None
+        seated = self.seated()
+
+        def names(seats: Sequence[int]) -> list[str]:
+            return [seated[seat].name if seat in seated else f"Seat {seat + 1}" for seat in seats]
+
+        last = outcome.placings[-1] if len(outcome.placings) > 1 else ()
+        return {"game_no": game_no, "winners": names(outcome.placings[0]),
+                "losers": names(last) if len(last) == 1 else []}
 
     async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:
         """After a failed commit: reload from the database (the truth) and tell everyone."""
@@ -655,6 +703,7 @@ class Room:
             if record is None:
                 return
             self._load(record)
+            self.results = await queries.game_results(self.manager.engine, self.id)
             entries: list[LogEntry] = []
             if self.version > old_version:
                 entries = await queries.log_since(self.manager.engine, self.id, old_version)

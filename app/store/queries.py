@@ -355,3 +355,15 @@ async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: st
                       .order_by(chat.c.id.desc()).limit(keep).scalar_subquery())
             oldest_kept = select(func.min(chat.c.id)).where(chat.c.id.in_(newest)).scalar_subquery()
             await conn.execute(delete(chat).where(chat.c.room_id == room_id, chat.c.id < oldest_kept))
+
+
+async def game_results(engine: AsyncEngine, room_id: str) -> list[dict[str, Any]]:
+    """The ``game_result`` events of a room's finished games, oldest first (each is in its game's
+    last log entry)."""
+    last = select(func.max(log.c.version)).where(log.c.room_id == room_id).group_by(log.c.game_no)
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log.c.events).where(log.c.room_id == room_id, log.c.version.in_(last))
+            .order_by(log.c.version))).all()
+    return [dict(event.get("data") or {}) for row in rows for event in (row[0] or [])
+            if isinstance(event, dict) and event.get("type") == "game_result"]

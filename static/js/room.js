@@ -41,6 +41,8 @@ window.houserules = {
   get state() { return session.state; },
   get room() { return session.room; },
   get connected() { return Boolean(session.socket && session.socket.readyState === WebSocket.OPEN); },
+  // Turn alerts given so far, newest last (what the page did, for the tests).
+  get alerts() { return alerts.given.slice(); },
 };
 
 export function seatName(seat) {
@@ -119,6 +121,8 @@ function connect() {
     session.pending.clear();
     if (session.socket !== socket || session.closedByUs) return;
     setBanner(true);
+    // Who is online is not known while our own socket is down: the dots go grey (CSS) until the
+    // server sends the room again.
     document.body.classList.add("offline");
     const delay = Math.min(5000, 300 * 2 ** session.retry);
     session.retry += 1;
@@ -142,7 +146,6 @@ function receive(message) {
       break;
     case "welcome":
       setBanner(false);
-      document.body.classList.remove("offline");
       session.seat = message.seat ?? null;
       session.host = Boolean(message.host);
       document.body.classList.toggle("is-host", session.host);
@@ -157,6 +160,7 @@ function receive(message) {
       break;
     case "room":
       session.room = message;
+      document.body.classList.remove("offline");
       renderRoom();
       break;
     case "state":
@@ -213,9 +217,11 @@ function ensureTable(game) {
     }
     tableLoading = loader().then((module) => {
       session.tableModule = module;
+      $("#dock").hidden = false;
       session.table = module.mount($("#table"), {
         get seat() { return session.seat; },
         get host() { return session.host; },
+        dock: $("#dock-table"),
         sendAction,
         seatName,
         errorText,
@@ -241,21 +247,116 @@ async function onState(message) {
     }
     session.gameNo = message.game_no;
   }
-  for (const event of message.events || []) addLog(event);
   if (!message.view) {
+    for (const event of message.events || []) addLog(event);
     if (session.table) replace($("#table"));
+    if (session.table) replace($("#dock-table"));
     session.table = null;
+    $("#dock").hidden = true;
     renderResult(null);
     renderHost();
     return;
   }
   const table = await ensureTable(session.info.game);
+  // The log is worded by the table module (card names, amounts): only once it has loaded, so a
+  // reload, a reopened link or a late spectator reads the same lines as a player who watched live.
+  for (const event of message.events || []) addLog(event);
   // A newer state may have arrived while the table module loaded: draw only the newest.
-  if (table && session.state === message) table.update(message);
+  if (session.state !== message) return;
+  if (table) table.update(message);
   renderResult(message.outcome);
   renderHost();
   renderTimer(message);
-  document.body.classList.toggle("my-turn", session.seat !== null && waitingFor(message).includes(session.seat));
+  const mine = session.seat !== null && waitingFor(message).includes(session.seat);
+  document.body.classList.toggle("my-turn", mine);
+  turnAlert(mine);
+}
+
+// ---- turn alerts ------------------------------------------------------------------------------
+// While it is this seat's turn the tab's title says so; when the turn starts, an optional short
+// sound (off by default), a vibration where the device has one, and an opt-in notification while
+// the tab is hidden. The two choices are remembered in localStorage.
+
+const SOUND_KEY = "houserules:alert-sound";
+const NOTIFY_KEY = "houserules:alert-notify";
+const alerts = { mine: false, given: [], audio: null, notification: null };
+
+function baseTitle() {
+  return session.info ? `${gameTitle(session.info.game)} · Houserules` : "Houserules";
+}
+
+function setTitle() {
+  document.title = alerts.mine ? t("● Your turn · {title}", { title: baseTitle() }) : baseTitle();
+}
+
+function turnAlert(mine) {
+  const started = mine && !alerts.mine;
+  alerts.mine = mine;
+  setTitle();
+  if (!mine && alerts.notification) {
+    alerts.notification.close();
+    alerts.notification = null;
+  }
+  if (!started) return;
+  const given = { sound: false, vibrate: false, notify: false, at: session.version };
+  if (localStorage.getItem(SOUND_KEY) === "on") given.sound = beep();
+  if (navigator.vibrate) given.vibrate = navigator.vibrate(200) !== false;
+  if (document.hidden && localStorage.getItem(NOTIFY_KEY) === "on" && window.Notification
+      && Notification.permission === "granted") {
+    alerts.notification = new Notification(t("Your turn"), { body: baseTitle(), tag: `houserules-${roomId}` });
+    alerts.notification.onclick = () => window.focus();
+    given.notify = true;
+  }
+  alerts.given.push(given);
+}
+
+// A short two-tone chime made on the spot (no sound file to load).
+function beep() {
+  try {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return false;
+    alerts.audio = alerts.audio || new Context();
+    const audio = alerts.audio;
+    if (audio.state === "suspended") audio.resume();
+    const gain = audio.createGain();
+    gain.connect(audio.destination);
+    gain.gain.setValueAtTime(0.0001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
+    [660, 880].forEach((frequency, i) => {
+      const tone = audio.createOscillator();
+      tone.frequency.value = frequency;
+      tone.connect(gain);
+      tone.start(audio.currentTime + i * 0.12);
+      tone.stop(audio.currentTime + 0.35);
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function setupAlerts() {
+  const sound = $("#alert-sound");
+  const notify = $("#alert-notify");
+  sound.checked = localStorage.getItem(SOUND_KEY) === "on";
+  notify.checked = localStorage.getItem(NOTIFY_KEY) === "on";
+  if (!window.Notification) notify.closest("label").hidden = true;
+  sound.addEventListener("change", () => {
+    localStorage.setItem(SOUND_KEY, sound.checked ? "on" : "off");
+    // Browsers start audio only after a click: this one unlocks it for the turns to come.
+    if (sound.checked) beep();
+  });
+  notify.addEventListener("change", async () => {
+    if (notify.checked && window.Notification && Notification.permission !== "granted") {
+      const answer = await Notification.requestPermission().catch(() => "denied");
+      if (answer !== "granted") {
+        notify.checked = false;
+        notice(t("The browser does not allow notifications for this page."));
+      }
+    }
+    localStorage.setItem(NOTIFY_KEY, notify.checked ? "on" : "off");
+  });
 }
 
 // Whom the table waits for. The server names only our own seat in to_act (a seat that may move out
@@ -298,7 +399,18 @@ function renderTimer(message) {
   timerHandle = setInterval(tick, 500);
 }
 
+// The room's own line at a game's end: who won and, where there is one, who lost.
+function resultLine(event) {
+  const winners = event.winners || [];
+  let text = winners.length === 1
+    ? t("{name} wins!", { name: winners[0] })
+    : t("{names} share the win!", { names: winners.join(", ") });
+  if ((event.losers || []).length === 1) text += ` ${t("{name} is last.", { name: event.losers[0] })}`;
+  return text;
+}
+
 function describeEvent(event) {
+  if (event.type === "game_result") return resultLine(event);
   const module = session.tableModule;
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return text;
@@ -318,24 +430,69 @@ function addLog(event) {
   list.scrollTop = list.scrollHeight;
 }
 
+function winnersHeadline(outcome) {
+  const first = (outcome.placings || [])[0] || [];
+  if (!first.length) return t("Game over");
+  if (first.length === 1) return t("{name} wins!", { name: seatName(first[0]) });
+  return t("{names} share the win!", { names: first.map(seatName).join(", ") });
+}
+
+// The game-over box: a headline naming the winner(s), placings with scores, and the room's tally
+// across rematches. It sits above the table, so it is in view at the top of the page.
 function renderResult(outcome) {
   const box = $("#result");
   if (!outcome) {
     box.hidden = true;
+    document.body.classList.remove("game-over");
     return;
   }
   const module = session.tableModule;
-  const custom = module && module.describeOutcome ? module.describeOutcome(outcome, seatName) : null;
-  const list = h("ol", { class: "placings" });
-  (outcome.placings || []).forEach((group) => {
-    const scores = outcome.scores || {};
-    list.append(h("li", {}, group.map((seat) => {
-      const score = scores[String(seat)];
-      return score !== undefined ? `${seatName(seat)} (${score})` : seatName(seat);
-    }).join(", ")));
-  });
-  replace(box, h("h2", {}, t("Game over")), custom ? h("p", {}, custom) : null, list);
+  const view = session.state && session.state.view;
+  const custom = module && module.describeOutcome ? module.describeOutcome(outcome, seatName, view) : null;
+  const headline = (custom && custom.headline) || winnersHeadline(outcome);
+  const scores = outcome.scores || {};
+  const scoreLabel = (module && module.scoreLabel && module.scoreLabel()) || t("Score");
+  const placings = h("table", { class: "placings" },
+    h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Player")), h("th", {}, scoreLabel))),
+    h("tbody", {}, (outcome.placings || []).flatMap((group, index) => group.map((seat) => h("tr", {
+      dataset: { seat, place: index + 1 },
+    }, h("td", {}, String(index + 1)), h("td", {}, seatName(seat)),
+    h("td", {}, scores[String(seat)] !== undefined ? String(scores[String(seat)]) : ""))))));
+  const wasHidden = box.hidden;
+  replace(box,
+    h("p", { class: "over-label" }, t("Game over")),
+    h("h2", { class: "headline", id: "headline" }, headline),
+    ...((custom && custom.lines) || []).map((line) => h("p", { class: "outcome-line" }, line)),
+    placings,
+    tallyTable(),
+    session.host && session.room && session.room.status === "finished"
+      ? hostButton(t("Play again"), "rematch") : null);
   box.hidden = false;
+  document.body.classList.add("game-over");
+  if (wasHidden) box.scrollIntoView({ block: "nearest" });
+}
+
+// Wins and times last per player over the room's finished games (the server keeps them).
+function tallyTable() {
+  const results = (session.room && session.room.results) || [];
+  if (!results.length) return null;
+  const rows = new Map();
+  const row = (name) => {
+    if (!rows.has(name)) rows.set(name, { wins: 0, lost: 0 });
+    return rows.get(name);
+  };
+  for (const result of results) {
+    for (const name of result.winners || []) row(name).wins += 1;
+    for (const name of result.losers || []) row(name).lost += 1;
+  }
+  const games = results.length;
+  return h("section", { class: "tally", "aria-labelledby": "tally-title" },
+    h("h3", { id: "tally-title" }, games === 1 ? t("This room so far: 1 game") : t("This room so far: {n} games", { n: games })),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("Wins")), h("th", {}, t("Times last")))),
+      h("tbody", {}, [...rows.entries()].sort((a, b) => b[1].wins - a[1].wins || a[1].lost - b[1].lost)
+        .map(([name, r]) => h("tr", { dataset: { name } }, h("td", {}, name),
+          h("td", { dataset: { wins: r.wins } }, String(r.wins)), h("td", { dataset: { lost: r.lost } }, String(r.lost)))))));
 }
 
 // ---- presence, lobby, host --------------------------------------------------------------------
@@ -364,12 +521,14 @@ function renderRoom() {
   $("#lobby").hidden = !lobby;
   document.body.dataset.status = room.status || "";
   if (lobby) renderLobbySeats();
+  if (lobby) renderLobbyTitle();
   renderLobbySheet(lobby);
   const me = (room.seats || []).find((s) => s.seat === session.seat);
   if (me) session.host = Boolean(me.host);
   document.body.classList.toggle("is-host", session.host);
   renderHost();
   if (session.state && session.table) session.table.update(session.state);
+  if (session.state && session.state.outcome && session.table) renderResult(session.state.outcome);
 }
 
 // In the lobby the host may still change the rules (P24: never once dealt).
@@ -401,6 +560,26 @@ async function saveLobbySheet() {
       errorBox.hidden = false;
     }
   }
+}
+
+// Who the lobby waits for: players while seats are free, else the host (only the host starts).
+function renderLobbyTitle() {
+  const seats = session.room.seats || [];
+  const full = !seats.some((s) => s.free);
+  const host = seats.find((s) => s.host);
+  const iAmHost = session.host && session.seat !== null;
+  let title = t("Waiting for players");
+  let note = "";
+  if (!iAmHost && host && host.name) {
+    title = t("Waiting for {name} to start", { name: host.name });
+    if (!full) note = t("Seats are free: more players may still join.");
+  } else if (iAmHost) {
+    if (full) title = t("Everyone is here: start the game");
+    else note = t("You can start once enough players have joined.");
+  }
+  $("#lobby-title").textContent = title;
+  $("#lobby-note").textContent = note;
+  $("#lobby-note").hidden = !note;
 }
 
 function renderLobbySeats() {
@@ -523,6 +702,7 @@ function showPlay() {
   $("#room-loading").hidden = true;
   $("#join").hidden = true;
   $("#play").hidden = false;
+  $("#dock").hidden = !session.table;
   $("#room").classList.remove("loading");
   $("#invite-button").hidden = false;
 }
@@ -535,6 +715,7 @@ function showJoin(reason) {
   $("#room-loading").hidden = true;
   $("#room").classList.remove("loading");
   $("#play").hidden = true;
+  $("#dock").hidden = true;
   $("#join").hidden = false;
   $("#join-game").textContent = gameTitle(session.info.game);
   $("#join-name").value = lastName();
@@ -690,6 +871,11 @@ async function start() {
     notice(t("Invite link copied: {url}", { url: inviteUrl() }));
   });
   $("#keys-button").addEventListener("click", () => toggleKeys());
+  // The page leaves room at its foot for the dock fixed over it, so nothing hides under it.
+  const dock = $("#dock");
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--dock-h", `${dock.hidden ? 0 : dock.offsetHeight}px`);
+  }).observe(dock);
   $("#join-form").addEventListener("submit", join);
   $("#watch-button").addEventListener("click", watch);
   $("#take-seat").addEventListener("click", takeSeat);
@@ -715,7 +901,8 @@ async function start() {
     return;
   }
   $("#room-title").textContent = gameTitle(session.info.game);
-  document.title = `${gameTitle(session.info.game)} · Houserules`;
+  setTitle();
+  setupAlerts();
   document.body.dataset.game = session.info.game;
   const stored = loadSeat(roomId);
   if (stored && stored.token) {

@@ -2,8 +2,9 @@
 
 Run them in their own pytest process (sync Playwright and pytest-asyncio cannot share one):
 ``python -m pytest -m browser tests/browser``. Without a Chromium binary (``/usr/bin/chromium`` or
-``HOUSERULES_CHROMIUM``) they skip with the reason. Screenshots go to ``HOUSERULES_ARTEFACTS``
-(default ``tests/browser/test-artefacts/``, git-ignored).
+``HOUSERULES_CHROMIUM``) they skip with the reason. Screenshots (what a player sees at the page's
+resting position, at phone and laptop sizes) go to ``HOUSERULES_ARTIFACTS`` (or ``HOUSERULES_ARTEFACTS``),
+by default ``artefacts/`` under pytest's base temporary directory.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tests.support import LIFTED_LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("HOUSERULES_CHROMIUM", "/usr/bin/chromium")
-ARTEFACTS = Path(os.environ.get("HOUSERULES_ARTEFACTS", str(Path(__file__).parent / "test-artefacts")))
+ARTEFACTS_ENV = os.environ.get("HOUSERULES_ARTIFACTS") or os.environ.get("HOUSERULES_ARTEFACTS")
 LAUNCH_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -37,7 +38,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -200,18 +201,25 @@ def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
 
 
 @pytest.fixture(scope="session")
-def artefacts() -> Path:
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTEFACTS
+def artefacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(ARTEFACTS_ENV) if ARTEFACTS_ENV else tmp_path_factory.getbasetemp() / "artefacts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _two_frames(page: Any) -> None:
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def shoot(player: Player, artefacts: Path, name: str) -> None:
-    """Screenshots at phone and desktop sizes of what the player sees now."""
+    """Screenshots at phone and laptop sizes of what the player sees now, at the page's resting
+    position (the viewport, not the whole page)."""
     page = player.page
     before = page.viewport_size
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        page.screenshot(path=str(artefacts / f"{name}-{label}.png"), full_page=True)
+        _two_frames(page)
+        page.screenshot(path=str(artefacts / f"{name}-{label}.png"))
     if before:
         page.set_viewport_size(before)
+        _two_frames(page)

@@ -120,7 +120,7 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     shoot(spectator, artefacts, "holdem-showdown")
     # The hand history is offered as a file.
     with host.page.expect_download() as download:
-        host.page.click("button[data-action=history]")
+        host.page.click("button[data-role=history]")
     path = download.value.path()
     assert path is not None
     history = Path(path).read_text()

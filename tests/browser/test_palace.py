@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, Player, shoot
+from tests.browser.conftest import DESKTOP, PHONE, Player, shoot
 from tests.browser.helpers import (
     CARD,
     acting,
@@ -20,6 +20,14 @@ from tests.browser.helpers import (
     wait_same_version,
     wait_version_above,
     watch,
+)
+from tests.browser.screen import (
+    assert_controls_in_view,
+    assert_labels_translated,
+    hand_box,
+    inside,
+    log_lines,
+    screen,
 )
 
 # A stuck page fails its test instead of hanging the run.
@@ -121,9 +129,16 @@ def assert_nothing_hidden(spectator: Player, secrets: set[str]) -> None:
     assert not in_page & secrets, f"the spectator's page shows hidden cards {sorted(in_page & secrets)}"
 
 
+TURN_WORDS = {"en": "Your turn", "fi": "Sinun vuorosi", "et": "Sinu käik"}
+PRIVATE = frozenset({"drew_cards"})
+
+
 def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], artefacts: Path) -> None:
-    host = people()
-    guest = people(viewport=PHONE)
+    """A whole game by a laptop (English) and a phone (Finnish): at every move the mover's turn line
+    and controls are on screen unscrolled, the other's hand stays put, and the end names the winner
+    and the loser, with the room's tally; a reload and a late spectator read the same log."""
+    host = people(viewport=DESKTOP)
+    guest = people(viewport=PHONE, lang="fi")
     spectator = people()
     # A sheet the server refuses: its error is shown beside the option at fault, and nothing is created.
     page = host.page
@@ -143,9 +158,12 @@ def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], 
     watch(spectator, invite)
     host.page.wait_for_function("() => (window.houserules.room.spectators || 0) >= 1")
     assert host.page.locator("#watchers").inner_text().startswith("1")
+    # The guest wants a sound on each turn; the choice is remembered by the browser.
+    guest.page.check("#alert-sound")
     start(host, [host, guest, spectator])
     shoot(host, artefacts, "palace-swap")
     seated = {host.seat(): host, guest.seat(): guest}
+    langs = {id(host): "en", id(guest): "fi"}
     assert set(seated) == {0, 1}
     ever_public: set[str] = set()
     moves = 0
@@ -166,20 +184,77 @@ def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], 
             break
         if moves == 12:
             shoot(guest, artefacts, "palace-play")
-        for player in acting(list(seated.values())):
+        movers = acting(list(seated.values()))
+        for player in movers:
+            seen = assert_controls_in_view(player, TURN_WORDS[langs[id(player)]])
+            if player is guest:
+                assert_labels_translated(guest, seen)
+            if len(movers) == 1:
+                assert player.page.title().startswith("●")
+        others = [p for p in seated.values() if p not in movers]
+        held = {id(p): hand_box(p) for p in others}
+        for player in movers:
             keyboard = not keyboard
             move(player, keyboard=keyboard)
             moves += 1
+        wait_same_version([host, guest])
+        for player in others:
+            # The other player's hand does not move when someone else plays.
+            assert hand_box(player) == held[id(player)], "the hand moved when another player acted"
+            if not legal(player):
+                assert not player.page.title().startswith("●")
         assert moves < 800, "the game did not end"
     assert first["outcome"]["reason"] == "finished", first["outcome"]
+    placings = first["outcome"]["placings"]
+    names = {host.seat(): "Kati", guest.seat(): "Mati"}
+    winner, loser = names[placings[0][0]], names[placings[-1][0]]
     for player in (host, guest, spectator):
         player.page.wait_for_selector("#result:not([hidden])")
-        assert "Game over" in player.page.inner_text("#result")
+        player.page.wait_for_selector("#result .tally")
+    # The headline, in view at the resting position, names the winner and the loser.
+    assert host.page.inner_text("#headline") == f"{winner} wins! {loser} is the loser (turakas)."
+    assert guest.page.inner_text("#headline") == f"{winner} voitti! {loser} hävisi ja on turakas."
+    for player in (host, guest):
+        seen = screen(player)
+        box = player.page.locator("#headline").bounding_box()
+        assert box is not None and seen["scrollY"] == 0
+        edges = {"x": box["x"], "y": box["y"], "w": box["width"], "h": box["height"]}
+        assert inside(edges, seen["width"], seen["height"])
+        assert not player.page.title().startswith("●")
+    assert "Game over" in spectator.page.inner_text("#result")
+    # Placings with the cards left, and the tally of the room's games so far.
+    rows = host.page.eval_on_selector_all("#result .placings tbody tr", "els => els.map(e => e.innerText)")
+    assert rows[0].split("\t")[:3] == ["1", winner, "0"]
+    assert host.page.inner_text(f'#result .tally tr[data-name="{winner}"] [data-wins]') == "1"
+    assert host.page.inner_text(f'#result .tally tr[data-name="{loser}"] [data-lost]') == "1"
+    # The guest's turns rang (sound on); the host's did not.
+    alerts = guest.page.evaluate("() => window.houserules.alerts")
+    assert alerts and all(a["sound"] for a in alerts)
+    assert not any(a["sound"] for a in host.page.evaluate("() => window.houserules.alerts"))
     log = spectator.page.inner_text("#log")
     assert "played" in log
     assert "is out" in log
     assert host.page.locator("#host-controls button[data-op=rematch]").count() == 1
     shoot(spectator, artefacts, "palace-over-spectator")
+    shoot(host, artefacts, "palace-over")
+    # A complete log everywhere: a reload shows the same lines, card names and all; a spectator who
+    # comes late reads the same public lines.
+    before = log_lines(host)
+    host.page.reload()
+    host.page.wait_for_selector("#result .tally")
+    host.page.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {len(before)}")
+    assert log_lines(host) == before
+    late = people(viewport=PHONE)
+    watch(late, invite)
+    late.page.wait_for_selector("#result .tally")
+    public = log_lines(host, PRIVATE)
+    late.page.wait_for_function(f"() => document.querySelectorAll('#log li').length >= {len(public)}")
+    assert log_lines(late)[-len(public):] == public
+    assert any(" of " in line for line in public)  # card names, not just "played"
+    # The guest's sound choice survived a reload.
+    guest.page.reload()
+    guest.page.wait_for_selector("#result:not([hidden])")
+    assert guest.page.is_checked("#alert-sound")
 
 
 def test_reload_mid_game_returns_to_the_same_seat(people: Callable[..., Player]) -> None:
@@ -243,7 +318,7 @@ def test_palace_preset_lets_each_player_choose_the_face_up_cards(people: Callabl
         state = player.state()
         assert state is not None
         assert len(state["view"]["hand"]) == 6
-        assert "Choose three cards" in player.page.inner_text(".status-line")
+        assert "choose three cards" in player.page.inner_text(".status-line")
         choice = next(a for a in state["legal"] if a["type"] == "lay_face_up")["cards"]
         for card in choice:
             player.page.click(f'.hand button[data-card="{card}"]')

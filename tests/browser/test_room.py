@@ -56,14 +56,23 @@ def test_a_restarted_server_brings_everyone_back_to_their_seats(
             player.page.wait_for_selector(".felt.palace")
         version = wait_same_version([host, guest])
         hands = {p.seat(): (p.state() or {})["view"]["hand"] for p in (host, guest)}
+        dot = ("() => getComputedStyle(document.querySelector('#people .person:not(.you) .dot'))"
+               ".backgroundColor")
+        host.page.wait_for_selector("#people .person.online:not(.you)")
+        green = host.page.evaluate(dot)
         own.stop()
         # The pages notice the dropped connection and say so.
         for player in (host, guest):
             player.page.wait_for_selector("#banner:not([hidden])")
+            # While this page's own socket is down, nobody's presence is known: the dots are grey
+            # (no fill), and the banner says so.
+            assert player.page.evaluate(dot) in ("rgba(0, 0, 0, 0)", "transparent")
+            assert "Who is online is not known" in player.page.inner_text("#banner")
         own.start()
         for player in (host, guest):
             player.page.wait_for_selector("#banner", state="hidden", timeout=20_000)
             player.page.wait_for_function(f"() => window.houserules.version === {version}")
+            player.page.wait_for_function(f"(green) => ({dot})() === green", arg=green)
         assert {p.seat(): (p.state() or {})["view"]["hand"] for p in (host, guest)} == hands
         # Play goes on after the restart.
         host.page.click("button[data-action=ready]")
@@ -96,6 +105,11 @@ def test_play_again_after_a_finished_game(people: Callable[..., Player]) -> None
         )
         player.page.wait_for_selector("#result", state="hidden")
     assert "New game" in guest.page.inner_text("#log")
+    # The room remembers the first game's result for its tally, across a reload too.
+    guest.page.reload()
+    guest.page.wait_for_function(
+        "() => window.houserules.room && window.houserules.room.results.length === 1"
+    )
 
 
 def test_chat_and_handing_the_host_role_over(people: Callable[..., Player]) -> None:

@@ -1,4 +1,5 @@
-"""Thousand in real browsers: one deal through the auction, the talon, giving cards and all tricks."""
+"""Thousand in real browsers: a whole (short) game through the auction with blind bids, the talon,
+giving cards and all tricks, with the score line after each deal and the game-over headline."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Player, shoot
+from tests.browser.conftest import DESKTOP, PHONE, Player, shoot
 from tests.browser.helpers import (
     CARD,
     acting,
@@ -19,6 +20,15 @@ from tests.browser.helpers import (
     wait_version_above,
     watch,
 )
+from tests.browser.screen import (
+    assert_controls_in_view,
+    assert_labels_translated,
+    hand_box,
+    log_lines,
+    screen,
+)
+
+TURN_WORDS = {"en": "Your turn", "fi": "Sinun vuorosi", "et": "käik"}
 
 # A stuck page fails its test instead of hanging the run.
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -39,6 +49,11 @@ def move(player: Player, opened: dict[str, bool]) -> str:
         click(player, "button[data-action=guess]")
         return "guess"
     if "look" in kinds:
+        # Looking comes first; the bid beside it says it is blind and counts double (T11).
+        first = page.locator("#dock [data-action]").first
+        assert first.get_attribute("data-action") == "look"
+        if "bid" in kinds:
+            assert page.get_attribute("#dock button[data-action=bid]", "data-blind") == "true"
         click(player, "button[data-action=look]")
         return "look"
     if "bid" in kinds and "take_talon" not in kinds and "give" not in kinds and "discard" not in kinds:
@@ -62,8 +77,8 @@ def move(player: Player, opened: dict[str, bool]) -> str:
         for seat, cards in give["cards"].items():
             for card in cards if isinstance(cards, list) else [cards]:
                 page.click(f'.hand button[data-card="{card}"]')
-            page.click(f'button[data-action=give-to][data-seat="{seat}"]')
-        click(player, "button[data-action=give]")
+            page.click(f'button[data-action=give][data-to="{seat}"]')
+        click(player, "button[data-action=give][data-role=submit]")
         return "give"
     if "discard" in kinds:
         discard = next(a for a in actions if a["type"] == "discard")
@@ -78,20 +93,22 @@ def move(player: Player, opened: dict[str, bool]) -> str:
         ]
         if declare:
             page.click(f'.hand button[data-card="{play["card"]}"]')
-            click(player, "button[data-action=play-declare]")
+            click(player, "button[data-action=play][data-declare=true]")
         else:
             click(player, f'.hand button[data-card="{play["card"]}"]')
         return "play"
     raise AssertionError(f"no move offered: {actions}")
 
 
-def test_thousand_deal_through_auction_talon_and_tricks(
+def test_thousand_game_through_auction_talon_and_tricks(
     people: Callable[..., Player], games: dict[str, Any], artefacts: Path
 ) -> None:
     if "thousand" not in games:
         pytest.skip("the thousand game is not installed on this server")
-    players = [people(), people(), people()]
-    invite = create_room(players[0], "thousand", seats=3, name="Kati")
+    players = [people(viewport=DESKTOP), people(viewport=PHONE, lang="et"), people(viewport=PHONE)]
+    langs = {id(players[0]): "en", id(players[1]): "et", id(players[2]): "en"}
+    # A short game: the first to 100 wins, so a made contract ends it.
+    invite = create_room(players[0], "thousand", seats=3, name="Kati", options={"target_score": "100"})
     join(players[1], invite, "Mati")
     join(players[2], invite, "Juku")
     spectator = people()
@@ -101,19 +118,36 @@ def test_thousand_deal_through_auction_talon_and_tricks(
     for player in players:
         player.page.wait_for_selector(".felt.thousand")
     wait_same_version(players)
+    # Before anyone has looked, a blind bid is offered as such.
+    (opener,) = acting(players)
+    english = opener if langs[id(opener)] == "en" else None
+    if english is not None:
+        assert english.page.inner_text("#dock button[data-action=bid]") == "Bid blind (counts double)"
+    shoot(opener, artefacts, "thousand-auction")
     opened = {"bid": False}
     done: list[str] = []
-    for _ in range(200):
+    scored = 0
+    for _ in range(600):
         wait_same_version(players)
         state = players[0].state()
         assert state is not None
-        if state["view"]["score_sheet"]:
+        if state["outcome"]:
             break
+        rows = state["view"]["score_sheet"]
+        if len(rows) > scored:
+            # After each deal a score line: the contract and every player's points.
+            scored = len(rows)
+            line = players[0].page.inner_text(".deal-score")
+            assert line.startswith(f"Deal {rows[-1]['deal']}: ") and "Kati" in line and "Mati" in line, line
+            opened["bid"] = False
         # Before the opening bid the others may look or claim a redeal out of turn (T5, T6): the
         # player with a move of the auction itself moves.
         movers = acting(players)
         early = {"look", "redeal", "lottery"}
         mover = next((p for p in movers if {a["type"] for a in legal(p)} - early), movers[0])
+        seen = assert_controls_in_view(mover, TURN_WORDS[langs[id(mover)]])
+        if langs[id(mover)] == "et":
+            assert_labels_translated(mover, seen)
         if state["view"]["phase"] == "play" and "play" not in done:
             # The hands as play starts: none of it may have reached the spectator, except the
             # talon's cards, which were turned up for everyone.
@@ -125,16 +159,41 @@ def test_thousand_deal_through_auction_talon_and_tricks(
             assert not (hands - public) & received
             shown = spectator.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
             assert not (hands - public) & set(shown)
+        others = [p for p in players if p is not mover]
+        held = {id(p): hand_box(p) for p in others}
         done.append(move(mover, opened))
+        wait_same_version(players)
+        for player in others:
+            if (player.state() or {}).get("outcome"):
+                continue  # the game is over: the dock keeps only its headline line
+            # Another player's move leaves this player's hand where it was.
+            assert hand_box(player) == held[id(player)], "the hand moved when another player acted"
+        if done[-1] == "take_talon":
+            # The taken talon leaves the table: its cards are in the bidder's hand now.
+            wait_same_version([*players, spectator])
+            for player in (*players, spectator):
+                assert player.page.locator(".center .talon").count() == 0
         if done[-1] == "give":
             shoot(mover, artefacts, "thousand-play")
     else:
-        raise AssertionError(f"the deal did not end: {done[-20:]}")
+        raise AssertionError(f"the game did not end: {done[-20:]}")
     assert {"bid", "take_talon", "play"} <= set(done)
     assert done.count("play") >= 24 or "bomb" in done
-    sheet = players[1].page.inner_text(".score-sheet")
+    sheet = players[0].page.inner_text(".score-sheet")
     assert "Total" in sheet
-    row = state["view"]["score_sheet"][0]
-    shown_totals = [int(players[1].page.inner_text(f'[data-total="{s}"]')) for s in range(3)]
+    row = state["view"]["score_sheet"][-1]
+    shown_totals = [int(players[0].page.inner_text(f'[data-total="{s}"]')) for s in range(3)]
     assert shown_totals == row["totals"]
-    shoot(players[1], artefacts, "thousand-scored")
+    # The game-over headline names the winner, in view; the log has each deal's score, not "deals".
+    winner = {0: "Kati", 1: "Mati", 2: "Juku"}[state["outcome"]["placings"][0][0]]
+    for player in players:
+        player.page.wait_for_selector("#result:not([hidden])")
+    assert players[0].page.inner_text("#headline") == f"{winner} wins!"
+    for player in players:
+        seen = screen(player)
+        box = player.page.locator("#headline").bounding_box()
+        assert box is not None and seen["scrollY"] == 0 and box["y"] + box["height"] <= seen["height"]
+    log = log_lines(spectator)
+    assert any(line.startswith("Deal 1: ") and ("made" in line or "went down" in line) for line in log), log
+    shoot(players[0], artefacts, "thousand-over")
+    shoot(players[1], artefacts, "thousand-over-et")

@@ -99,6 +99,11 @@ def check_views(case: PropertyCase, state: Any) -> None:
 
 
 def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event]) -> None:
+    for event in events:
+        # An event's type is its own: no key of its data may stand in for the type (or the log's
+        # version) when the room turns it into JSON.
+        assert not {"type", "version"} & set(event.data), f"event {event.type} carries {sorted(event.data)}"
+        assert event.to_json()["type"] == event.type
     for seat in [None, *range(case.players)]:
         seen = [e.to_json() for e in events if e.visible_to(seat)]
         json.dumps(seen)

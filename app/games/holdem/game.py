@@ -201,6 +201,12 @@ class Holdem(Game[State, HoldemSheet]):
             return list(h.order)
         return []
 
+    def optional_decision(self, state: State, seat: int) -> bool:
+        # A straddle (H7), running the board twice, and showing or mucking at showdown (H19): each has
+        # a quiet default (timeout_action), so none may hold the table up.
+        h = state.hand
+        return h is not None and h.phase in ("straddle", "run_twice", "showdown", "show")
+
     def timeout_action(self, state: State, seat: int) -> Action | None:
         h = state.hand
         legal = self.legal_actions(state, seat)
@@ -292,13 +298,16 @@ class Holdem(Game[State, HoldemSheet]):
         scores = {x: state.stacks[x] for x in range(state.seats) if state.occupied[x]}
         return Outcome(placings=placings, scores=scores, reason="closed" if state.closing else "finished")
 
-    def hand_history(self, state: State, hand: int, seat: int | None, *, everything: bool = False) -> str:
+    def hand_history(self, state: State, hand: int, seat: int | None, *, everything: bool = False,
+                     names: Mapping[int, str] | None = None) -> str:
         """A finished hand in PHH as ``seat`` may see it (see ``phh.export``)."""
-        return phh.export(state, hand, seat, everything=everything)
+        return phh.export(state, hand, seat, everything=everything, names=names)
 
-    def history(self, state: State, seat: int | None) -> tuple[str, str] | None:
-        """Every finished hand as a PHH set (``[1]``, ``[2]`` … sections), as ``seat`` saw it."""
-        sections = [f"[{n}]\n{self.hand_history(state, hand, seat)}"
+    def history(self, state: State, seat: int | None,
+                names: Mapping[int, str] | None = None) -> tuple[str, str] | None:
+        """Every finished hand as a PHH set (``[1]``, ``[2]`` … sections), as ``seat`` saw it,
+        players named by ``names`` where given."""
+        sections = [f"[{n}]\n{self.hand_history(state, hand, seat, names=names)}"
                     for n, hand in enumerate(self.hands(state), start=1)]
         return "holdem-hands.phhs", "\n\n".join(sections)
 

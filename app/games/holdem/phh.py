@@ -16,6 +16,7 @@ written in the user field ``_second_board``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.games.base import IllegalAction
@@ -41,7 +42,8 @@ def record(state: State, hand: int) -> dict[str, Any]:
     raise IllegalAction("no_such_hand", f"Hand {hand} is not among the finished hands of this table.")
 
 
-def export(state: State, hand: int, seat: int | None, *, everything: bool = False) -> str:
+def export(state: State, hand: int, seat: int | None, *, everything: bool = False,
+           names: Mapping[int, str] | None = None) -> str:
     rec = record(state, hand)
     sheet = state.sheet
     players: list[int] = rec["players"]
@@ -81,7 +83,7 @@ def export(state: State, hand: int, seat: int | None, *, everything: bool = Fals
         starting_stacks=rec["starting_stacks"],
         actions=actions,
         hand=hand,
-        players=[f"seat {x + 1}" for x in players],
+        players=[(names or {}).get(x) or f"seat {x + 1}" for x in players],
         seats=[x + 1 for x in players],
         seat_count=state.seats,
         finishing_stacks=rec["finishing_stacks"],

@@ -113,7 +113,8 @@ def deal(state: State, events: list[Event], cards: list[str] | None = None) -> N
         reset_deal(state)
         lay_out(state, cards)
         cards = None
-        events.append(Event("deal", {"dealer": state.dealer, "deal": state.deals_played + 1}))
+        # Not "deal": that type is the room's own event for a new game.
+        events.append(Event("deal_started", {"dealer": state.dealer, "deal": state.deals_played + 1}))
         holder = four_nines(state) if state.sheet.four_nines_redeal else None
         if holder is None:
             break

@@ -158,6 +158,9 @@ class Thousand(Game[State, Sheet]):
             seats = [s for s in state.active() if s != state.turn and auction.early_claims(state, s)]
             memo[0], memo[1] = state, (state.turn, *seats)
         return tuple(memo[1])
+    def optional_decision(self, state: State, seat: int) -> bool:
+        # [T6] a guess in the nine lottery has a quiet default (red): it may not hold the table up.
+        return state.phase == "lottery"
 
     def timeout_action(self, state: State, seat: int) -> Action | None:
         """Pass in the auction (the opener bids his compulsory 100), guess red in the lottery, take

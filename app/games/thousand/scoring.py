@@ -69,7 +69,8 @@ def score_deal(state: State, events: list[Event]) -> None:
         "totals": list(state.scores),
     }
     state.rows.append(row)
-    events.append(Event("deal_scored", row))
+    # The row's own "type" names the sheet's row kind, not the event: it stays out of the event.
+    events.append(Event("deal_scored", {key: value for key, value in row.items() if key != "type"}))
     finish_deal(state, events)
 
 

@@ -36,19 +36,269 @@ export function waiting(view) {
   return [];
 }
 
+function potTotal(view) {
+  const hand = view.hand;
+  if (!hand) return 0;
+  return (hand.pots || []).reduce((sum, p) => sum + p.amount, 0);
+}
+
+// Raise presets, each clamped into the legal range [min, max].
+function presets(view, range) {
+  const hand = view.hand;
+  const me = view.players[view.seat];
+  const toCall = Math.max((hand.current_bet || 0) - (me.bet || 0), 0);
+  const pot = potTotal(view);
+  const clamp = (v) => Math.max(range.min, Math.min(range.max, Math.round(v)));
+  const base = hand.current_bet || 0;
+  return [
+    ["min", t("Minimum"), range.min],
+    ["half", t("Half pot"), clamp(base + (pot + toCall) / 2)],
+    ["pot", t("Pot"), clamp(base + pot + toCall)],
+    ["max", t("All-in"), range.max],
+  ];
+}
+
+function streetName(street) {
+  return { preflop: t("preflop"), flop: t("flop"), turn: t("turn"), river: t("river") }[street] || street;
+}
+
+// The seats drawn round the oval: the room's seats (its capacity) and any other seat someone holds.
+export function shownSeats(view, capacity) {
+  const limit = capacity || view.players.length;
+  return view.players.filter((p) => p.occupied || p.seat < limit);
+}
+
+function renderSeat(ui, ctx, view, p, place) {
+  const hand = view.hand;
+  const me = p.seat === view.seat;
+  const acting = hand && hand.actor === p.seat;
+  // Seats go round the oval clockwise from the bottom, with our own seat at the bottom.
+  const angle = Math.PI / 2 + place * 2 * Math.PI;
+  const el = h("section", {
+    class: `hseat${acting ? " turn" : ""}${p.folded ? " folded" : ""}${me ? " me" : ""}${p.occupied ? "" : " empty"}`,
+    dataset: { seat: p.seat },
+    "aria-label": ctx.seatName(p.seat),
+  });
+  el.style.setProperty("--x", `${50 + 44 * Math.cos(angle)}%`);
+  el.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
+  if (!p.occupied) {
+    append(el, [h("span", { class: "muted" }, t("empty seat"))]);
+    return el;
+  }
+  const marks = [];
+  if (hand && hand.button === p.seat) marks.push(h("span", { class: "chip-mark button-mark", title: t("Dealer button") }, "D"));
+  if (hand && hand.small_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Small blind") }, "SB"));
+  if (hand && hand.big_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Big blind") }, "BB"));
+  let cards = null;
+  const last = !hand && view.last_hand && view.last_hand.shown ? view.last_hand.shown[String(p.seat)] : null;
+  if (p.cards) cards = p.cards.map((c) => cardEl(c));
+  else if (last) cards = last.map((c) => cardEl(c));
+  else if (p.has_cards) cards = [cardEl(null), cardEl(null)];
+  const status = [];
+  if (p.folded) status.push(t("folded"));
+  if (p.all_in) status.push(t("all-in"));
+  if (p.status === "out" || p.sitting_out_next) status.push(t("sitting out"));
+  if (p.status === "waiting") status.push(t("waiting for the big blind"));
+  if (!p.stack && !p.in_hand && !p.pending_chips) status.push(t("busted"));
+  const shownHand = p.cards && p.shown ? shownName(ui, view, p.seat) : null;
+  append(el, [
+    h("h3", {}, ctx.seatName(p.seat), marks),
+    h("div", { class: "card-row small-cards hole" }, cards),
+    h("p", { class: "stack" }, h("span", { class: "muted" }, t("Stack")), " ", h("b", { dataset: { stack: p.seat } }, chips(p.stack))),
+    p.bet ? h("p", { class: "bet" }, t("Bet {n}", { n: chips(p.bet) })) : null,
+    status.length ? h("p", { class: "muted" }, status.join(" · ")) : null,
+    shownHand ? h("p", { class: "hand-name" }, shownHand) : null,
+  ]);
+  return el;
+}
+
+function shownName(ui, view, seat) {
+  const hand = view.hand;
+  const awards = (hand && hand.awards) || [];
+  const won = awards.find((a) => a.hand && a.shares && String(seat) in a.shares);
+  if (won) return handName(won.hand);
+  const shown = ui.shownNames && ui.shownNames[seat];
+  return shown ? handName(shown) : null;
+}
+
+function renderAwards(ctx, awards) {
+  if (!awards || !awards.length) return null;
+  return h("ul", { class: "awards" }, awards.map((a) => h("li", {},
+    Object.entries(a.shares || {}).map(([seat, n]) => t("{name} wins {n}", { name: ctx.seatName(Number(seat)), n: chips(n) })).join(", "),
+    a.hand ? ` — ${handName(a.hand)}` : "")));
+}
+
+function renderCenter(ctx, view) {
+  const hand = view.hand;
+  const board = hand ? hand.board : (view.last_hand && view.last_hand.board) || [];
+  const slots = [];
+  for (let i = 0; i < 5; i += 1) slots.push(board[i] ? cardEl(board[i]) : h("span", { class: "empty-slot" }));
+  // Side pots only mean something once a player is all-in; before that unmatched bets are
+  // just this round's betting, so the table shows one pot.
+  const layered = hand ? hand.pots || [] : [];
+  const allIn = view.players.some((p) => p.all_in);
+  const pots = allIn || layered.length < 2 ? layered : [{ amount: layered.reduce((n, p) => n + p.amount, 0) }];
+  return h("section", { class: "hcenter", "aria-label": t("Board") },
+    h("div", { class: "card-row board" }, slots),
+    hand && hand.board2 && hand.board2.length ? h("div", { class: "card-row board small-cards" }, hand.board2.map((c) => cardEl(c))) : null,
+    h("ul", { class: "pots" },
+      pots.map((p, i) => h("li", { dataset: { pot: i } },
+        i === 0 ? t("Pot {n}", { n: chips(p.amount) }) : t("Side pot {i}: {n}", { i, n: chips(p.amount) })))),
+    hand ? h("p", { class: "muted" }, t("Blinds {sb}/{bb}", { sb: view.blinds.small_blind, bb: view.blinds.big_blind }),
+      " · ", t("Hand {n}", { n: hand.number }), " · ", streetName(hand.street)) : null,
+    renderAwards(ctx, hand ? hand.awards : view.last_hand ? view.last_hand.awards : []));
+}
+
+function renderOval(ui, ctx, view) {
+  const room = ctx.room();
+  const seats = shownSeats(view, room && room.capacity);
+  const own = seats.findIndex((p) => p.seat === view.seat);
+  const offset = own >= 0 ? own : 0;
+  return h("div", { class: "oval", dataset: { seats: seats.length } },
+    seats.map((p, i) => renderSeat(ui, ctx, view, p, ((i - offset + seats.length) % seats.length) / seats.length)),
+    renderCenter(ctx, view));
+}
+
+function renderLedger(ctx, view) {
+  if (!view.ledger || !view.ledger.length) return null;
+  return h("details", { class: "ledger" },
+    h("summary", {}, t("Ledger")),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("Bought in")), h("th", {}, t("Cashed out")), h("th", {}, t("Result")))),
+      h("tbody", {}, view.ledger.map((row) => h("tr", {},
+        h("td", {}, ctx.seatName(row.seat)), h("td", {}, chips(row.buy_in)), h("td", {}, chips(row.cash_out)),
+        h("td", {}, chips(row.cash_out - row.buy_in)))))));
+}
+
+function statusText(ctx, view, state) {
+  if (state.outcome || view.over) return t("The game is over.");
+  const hand = view.hand;
+  const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+  const legal = state.legal || [];
+  if (legal.length) {
+    if (legal.some((a) => a.type === "show" || a.type === "muck")) return t("Your turn: show your cards or muck them?");
+    if (legal.some((a) => a.type === "run_twice")) return t("Your turn: run the board once or twice?");
+    if (legal.some((a) => a.type === "straddle")) return t("Your turn: straddle?");
+    if (hand && hand.actor === view.seat) return t("Your turn.");
+  }
+  if (me && me.occupied && !me.stack && !me.in_hand && !me.pending_chips && (state.table || []).some((a) => a.type === "rebuy")) {
+    return t("You are out of chips: buy in again to play the next hand.");
+  }
+  if (!hand) return t("Waiting for the next hand.");
+  if (hand.actor === null || hand.actor === undefined) return "";
+  return t("{name}'s turn.", { name: ctx.seatName(hand.actor) });
+}
+
+function moveButton(type, label, act, extra = {}) {
+  return h("button", { type: "button", dataset: { action: type }, onclick: () => act({ type }), ...extra }, label);
+}
+
+// The betting controls, from the turn's legal moves.
+function renderControls(ui, view, state, act) {
+  const parts = [];
+  const legal = state.legal || [];
+  const fold = legalOf(state, "fold");
+  const check = legalOf(state, "check");
+  const call = legalOf(state, "call");
+  const raise = legalOf(state, "raise") || legalOf(state, "bet");
+  const allIn = legalOf(state, "all_in");
+  if (fold) parts.push(moveButton("fold", t("Fold"), act, { title: `${t("Fold")} (F)` }));
+  if (check) parts.push(moveButton("check", t("Check"), act, { title: `${t("Check")} (C)` }));
+  if (call) parts.push(moveButton("call", t("Call {n}", { n: chips(call.amount) }), act, { class: "primary", title: `${t("Call")} (C)` }));
+  if (allIn) parts.push(moveButton("all_in", t("All-in {n}", { n: chips(allIn.to) }), act, { title: `${t("All-in")} (A)` }));
+  if (raise) parts.push(renderRaise(ui, view, raise, act));
+  for (const [type, text] of [
+    ["straddle", t("Straddle")], ["no_straddle", t("No straddle")],
+    ["run_twice", t("Run it twice")], ["run_once", t("Run it once")],
+    ["show", t("Show cards")], ["muck", t("Muck")], ["sit_in", t("Sit in")],
+  ]) {
+    if (legal.some((a) => a.type === type)) parts.push(moveButton(type, text, act));
+  }
+  const rebuy = legal.find((a) => a.type === "rebuy");
+  if (rebuy) parts.push(renderBuy("rebuy", rebuy.min, rebuy.max, act));
+  return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, parts);
+}
+
+function renderRaise(ui, view, raise, act) {
+  const range = { min: raise.min, max: raise.max };
+  if (ui.amount === null || ui.amount < range.min || ui.amount > range.max) ui.amount = range.min;
+  const slider = h("input", {
+    type: "range", min: range.min, max: range.max, step: 1, value: ui.amount,
+    "aria-label": t("Amount"), dataset: { role: "raise-slider" },
+  });
+  const number = h("input", {
+    type: "number", min: range.min, max: range.max, step: 1, value: ui.amount, inputmode: "numeric",
+    "aria-label": t("Amount"), dataset: { role: "raise-amount" }, class: "amount",
+  });
+  const label = raise.type === "bet" ? t("Bet") : t("Raise to");
+  const go = h("button", { type: "button", class: "primary", dataset: { action: raise.type }, title: `${label} (R)` }, `${label} ${chips(ui.amount)}`);
+  const set = (value) => {
+    const v = Math.max(range.min, Math.min(range.max, Math.round(Number(value) || range.min)));
+    ui.amount = v;
+    slider.value = String(v);
+    number.value = String(v);
+    go.textContent = `${label} ${chips(v)}`;
+  };
+  slider.addEventListener("input", () => set(slider.value));
+  number.addEventListener("change", () => set(number.value));
+  go.addEventListener("click", () => act({ type: raise.type, to: ui.amount }));
+  const presetButtons = presets(view, range).map(([key, text, value]) => h("button", {
+    type: "button", class: "preset", dataset: { preset: key }, onclick: () => set(value),
+  }, text));
+  return h("div", { class: "raise" },
+    h("div", { class: "presets" }, presetButtons),
+    h("div", { class: "raise-row" }, slider, number, go));
+}
+
+function renderBuy(type, min, max, act) {
+  const input = h("input", { type: "number", min, max, value: max, class: "amount", "aria-label": t("Chips to buy"), dataset: { role: `${type}-amount` } });
+  return h("div", { class: "rebuy" }, input,
+    h("button", { type: "button", class: type === "rebuy" ? "primary" : "", dataset: { action: type }, onclick: () => act({ type, amount: Number(input.value) }) },
+      type === "rebuy" ? t("Rebuy") : t("Top up")));
+}
+
+// Moves open at any time (the state's "table" list): sitting out and in, and buying chips, which a
+// busted player may do while the others play on.
+function renderTableControls(view, state, act, download) {
+  const table = state.table || [];
+  const offered = (type) => table.find((a) => a.type === type) || null;
+  const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+  const parts = [];
+  if (me && me.occupied) {
+    if (offered("sit_out") && !me.sitting_out_next) parts.push(moveButton("sit_out", t("Sit out"), act));
+    else if (offered("sit_in") && !(state.legal || []).some((a) => a.type === "sit_in")) parts.push(moveButton("sit_in", t("Sit in"), act));
+    const buy = offered("rebuy");
+    if (buy && !(state.legal || []).some((a) => a.type === "rebuy")) {
+      const busted = !me.stack && !me.in_hand;
+      parts.push(renderBuy(busted ? "rebuy" : "top_up", buy.min, buy.max, act));
+    }
+  }
+  parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+  // Offered to the host only (the server's host actions): ends the table, the result follows.
+  if (offered("close_table") && !view.closing) {
+    parts.push(h("button", {
+      type: "button", dataset: { action: "close_table" },
+      onclick: () => { if (window.confirm(t("Close the table after this hand?"))) act({ type: "close_table" }); },
+    }, t("Close the table")));
+  }
+  return h("div", { class: "controls table-controls" }, parts);
+}
+
 export function mount(root, ctx) {
   const ui = { state: null, amount: null, history: [] };
   const felt = h("div", { class: "felt holdem" });
+  const dock = h("div", { class: "dock-holdem" });
   replace(root, felt);
+  replace(ctx.dock, dock);
 
   async function act(action) {
-    const box = felt.querySelector(".refusal");
+    const box = dock.querySelector(".refusal");
     if (box) box.hidden = true;
     try {
       await ctx.sendAction(action);
     } catch (error) {
       const text = ctx.errorText(error.code, error.message);
-      const target = felt.querySelector(".refusal");
+      const target = dock.querySelector(".refusal");
       if (target) {
         target.textContent = text;
         target.hidden = false;
@@ -56,236 +306,20 @@ export function mount(root, ctx) {
     }
   }
 
-  function potTotal(view) {
-    const hand = view.hand;
-    if (!hand) return 0;
-    const pots = (hand.pots || []).reduce((sum, p) => sum + p.amount, 0);
-    return pots;
-  }
-
-  // Raise presets, each clamped into the legal range [min, max].
-  function presets(view, range) {
-    const hand = view.hand;
-    const me = view.players[view.seat];
-    const toCall = Math.max((hand.current_bet || 0) - (me.bet || 0), 0);
-    const pot = potTotal(view);
-    const clamp = (v) => Math.max(range.min, Math.min(range.max, Math.round(v)));
-    const base = hand.current_bet || 0;
-    return [
-      ["min", t("Minimum"), range.min],
-      ["half", t("Half pot"), clamp(base + (pot + toCall) / 2)],
-      ["pot", t("Pot"), clamp(base + pot + toCall)],
-      ["max", t("All-in"), range.max],
-    ];
-  }
-
-  function seatEl(view, p, index, total) {
-    const hand = view.hand;
-    const me = p.seat === view.seat;
-    const acting = hand && hand.actor === p.seat;
-    // Seats go round the oval clockwise from the bottom, with our own seat at the bottom.
-    const offset = view.seat !== null && view.seat !== undefined ? view.seat : 0;
-    const place = ((p.seat - offset + total) % total) / total;
-    const angle = Math.PI / 2 + place * 2 * Math.PI;
-    const el = h("section", {
-      class: `hseat${acting ? " turn" : ""}${p.folded ? " folded" : ""}${me ? " me" : ""}${p.occupied ? "" : " empty"}`,
-      dataset: { seat: p.seat },
-      "aria-label": ctx.seatName(p.seat),
-    });
-    el.style.setProperty("--x", `${50 + 44 * Math.cos(angle)}%`);
-    el.style.setProperty("--y", `${50 + 40 * Math.sin(angle)}%`);
-    if (!p.occupied) {
-      append(el, [h("span", { class: "muted" }, t("empty seat"))]);
-      return el;
-    }
-    const marks = [];
-    if (hand && hand.button === p.seat) marks.push(h("span", { class: "chip-mark button-mark", title: t("Dealer button") }, "D"));
-    if (hand && hand.small_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Small blind") }, "SB"));
-    if (hand && hand.big_blind === p.seat) marks.push(h("span", { class: "chip-mark", title: t("Big blind") }, "BB"));
-    let cards = null;
-    const last = !hand && view.last_hand && view.last_hand.shown ? view.last_hand.shown[String(p.seat)] : null;
-    if (p.cards) cards = p.cards.map((c) => cardEl(c));
-    else if (last) cards = last.map((c) => cardEl(c));
-    else if (p.has_cards) cards = [cardEl(null), cardEl(null)];
-    const status = [];
-    if (p.folded) status.push(t("folded"));
-    if (p.all_in) status.push(t("all-in"));
-    if (p.status === "out" || p.sitting_out_next) status.push(t("sitting out"));
-    if (p.status === "waiting") status.push(t("waiting for the big blind"));
-    const shownHand = p.cards && p.shown ? shownName(view, p.seat) : null;
-    append(el, [
-      h("h3", {}, ctx.seatName(p.seat), marks),
-      h("div", { class: "card-row small-cards hole" }, cards),
-      h("p", { class: "stack" }, h("span", { class: "muted" }, t("Stack")), " ", h("b", { dataset: { stack: p.seat } }, chips(p.stack))),
-      p.bet ? h("p", { class: "bet" }, t("Bet {n}", { n: chips(p.bet) })) : null,
-      status.length ? h("p", { class: "muted" }, status.join(" · ")) : null,
-      shownHand ? h("p", { class: "hand-name" }, shownHand) : null,
-    ]);
-    return el;
-  }
-
-  function shownName(view, seat) {
-    const hand = view.hand;
-    const awards = (hand && hand.awards) || [];
-    const won = awards.find((a) => a.hand && a.shares && String(seat) in a.shares);
-    if (won) return handName(won.hand);
-    const shown = ui.shownNames && ui.shownNames[seat];
-    return shown ? handName(shown) : null;
-  }
-
-  function center(view) {
-    const hand = view.hand;
-    const board = hand ? hand.board : (view.last_hand && view.last_hand.board) || [];
-    const slots = [];
-    for (let i = 0; i < 5; i += 1) slots.push(board[i] ? cardEl(board[i]) : h("span", { class: "empty-slot" }));
-    // Side pots only mean something once a player is all-in; before that unmatched bets are
-    // just this round's betting, so the table shows one pot.
-    const layered = hand ? hand.pots || [] : [];
-    const allIn = view.players.some((p) => p.all_in);
-    const pots = allIn || layered.length < 2 ? layered : [{ amount: layered.reduce((n, p) => n + p.amount, 0) }];
-    return h("section", { class: "hcenter", "aria-label": t("Board") },
-      h("div", { class: "card-row board" }, slots),
-      hand && hand.board2 && hand.board2.length ? h("div", { class: "card-row board small-cards" }, hand.board2.map((c) => cardEl(c))) : null,
-      h("ul", { class: "pots" },
-        pots.map((p, i) => h("li", { dataset: { pot: i } },
-          i === 0 ? t("Pot {n}", { n: chips(p.amount) }) : t("Side pot {i}: {n}", { i, n: chips(p.amount) })))),
-      hand ? h("p", { class: "muted" }, t("Blinds {sb}/{bb}", { sb: view.blinds.small_blind, bb: view.blinds.big_blind }),
-        " · ", t("Hand {n}", { n: hand.number }), " · ", streetName(hand.street)) : null,
-      awardsEl(hand ? hand.awards : view.last_hand ? view.last_hand.awards : []));
-  }
-
-  function streetName(street) {
-    return { preflop: t("preflop"), flop: t("flop"), turn: t("turn"), river: t("river") }[street] || street;
-  }
-
-  function awardsEl(awards) {
-    if (!awards || !awards.length) return null;
-    return h("ul", { class: "awards" }, awards.map((a) => h("li", {},
-      Object.entries(a.shares || {}).map(([seat, n]) => t("{name} wins {n}", { name: ctx.seatName(Number(seat)), n: chips(n) })).join(", "),
-      a.hand ? ` — ${handName(a.hand)}` : "")));
-  }
-
-  function controls(view, state) {
-    const parts = [];
-    const legal = state.legal || [];
-    const fold = legalOf(state, "fold");
-    const check = legalOf(state, "check");
-    const call = legalOf(state, "call");
-    const raise = legalOf(state, "raise") || legalOf(state, "bet");
-    const allIn = legalOf(state, "all_in");
-    if (fold) parts.push(h("button", { type: "button", dataset: { action: "fold" }, title: `${t("Fold")} (F)`, onclick: () => act({ type: "fold" }) }, t("Fold")));
-    if (check) parts.push(h("button", { type: "button", dataset: { action: "check" }, title: `${t("Check")} (C)`, onclick: () => act({ type: "check" }) }, t("Check")));
-    if (call) parts.push(h("button", { type: "button", class: "primary", dataset: { action: "call" }, title: `${t("Call")} (C)`, onclick: () => act({ type: "call" }) }, t("Call {n}", { n: chips(call.amount) })));
-    if (raise) {
-      const range = { min: raise.min, max: raise.max };
-      if (ui.amount === null || ui.amount < range.min || ui.amount > range.max) ui.amount = range.min;
-      const slider = h("input", {
-        type: "range", min: range.min, max: range.max, step: 1, value: ui.amount,
-        "aria-label": t("Amount"), dataset: { role: "raise-slider" },
-      });
-      const number = h("input", {
-        type: "number", min: range.min, max: range.max, step: 1, value: ui.amount, inputmode: "numeric",
-        "aria-label": t("Amount"), dataset: { role: "raise-amount" }, class: "amount",
-      });
-      const label = raise.type === "bet" ? t("Bet") : t("Raise to");
-      const go = h("button", { type: "button", class: "primary", dataset: { action: raise.type }, title: `${label} (R)` }, `${label} ${chips(ui.amount)}`);
-      const set = (value) => {
-        const v = Math.max(range.min, Math.min(range.max, Math.round(Number(value) || range.min)));
-        ui.amount = v;
-        slider.value = String(v);
-        number.value = String(v);
-        go.textContent = `${label} ${chips(v)}`;
-      };
-      slider.addEventListener("input", () => set(slider.value));
-      number.addEventListener("change", () => set(number.value));
-      go.addEventListener("click", () => act({ type: raise.type, to: ui.amount }));
-      const presetButtons = presets(view, range).map(([key, text, value]) => h("button", {
-        type: "button", class: "preset", dataset: { preset: key }, onclick: () => set(value),
-      }, text));
-      parts.push(h("div", { class: "raise" },
-        h("div", { class: "presets" }, presetButtons),
-        h("div", { class: "raise-row" }, slider, number, go)));
-    }
-    if (allIn) {
-      parts.push(h("button", { type: "button", dataset: { action: "all_in" }, title: `${t("All-in")} (A)`, onclick: () => act({ type: "all_in" }) }, t("All-in {n}", { n: chips(allIn.to) })));
-    }
-    for (const [type, text] of [
-      ["straddle", t("Straddle")], ["no_straddle", t("No straddle")],
-      ["run_twice", t("Run it twice")], ["run_once", t("Run it once")],
-      ["show", t("Show cards")], ["muck", t("Muck")], ["sit_in", t("Sit in")],
-    ]) {
-      const action = legal.find((a) => a.type === type);
-      if (action) parts.push(h("button", { type: "button", dataset: { action: type }, onclick: () => act({ type }) }, text));
-    }
-    const rebuy = legal.find((a) => a.type === "rebuy");
-    if (rebuy) parts.push(rebuyForm("rebuy", rebuy.min, rebuy.max));
-    return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, parts);
-  }
-
-  function rebuyForm(type, min, max) {
-    const input = h("input", { type: "number", min, max, value: max, class: "amount", "aria-label": t("Chips to buy") });
-    return h("div", { class: "rebuy" }, input,
-      h("button", { type: "button", dataset: { action: type }, onclick: () => act({ type, amount: Number(input.value) }) },
-        type === "rebuy" ? t("Rebuy") : t("Top up")));
-  }
-
-  function tableControls(view) {
-    if (view.seat === null || view.seat === undefined) return null;
-    const me = view.players[view.seat];
-    if (!me || !me.occupied) return null;
-    const parts = [];
-    if (me.status !== "out" && !me.sitting_out_next) {
-      parts.push(h("button", { type: "button", dataset: { action: "sit_out" }, onclick: () => act({ type: "sit_out" }) }, t("Sit out")));
-    } else if (!(ui.state.legal || []).some((a) => a.type === "sit_in")) {
-      parts.push(h("button", { type: "button", dataset: { action: "sit_in" }, onclick: () => act({ type: "sit_in" }) }, t("Sit in")));
-    }
-    if (view.format === "cash") {
-      const sheet = (ctx.room() && ctx.room().sheet) || {};
-      if (sheet.rebuy !== false && me.stack > 0 && sheet.buy_in_max) {
-        const room = sheet.buy_in_max - me.stack - (me.pending_chips || 0);
-        if (room > 0) parts.push(rebuyForm("top_up", 1, room));
-      }
-    }
-    parts.push(h("button", { type: "button", class: "link", dataset: { action: "history" }, onclick: downloadHistory }, t("Download hand history")));
-    return h("div", { class: "controls table-controls" }, parts);
-  }
-
-  function ledger(view) {
-    if (!view.ledger || !view.ledger.length) return null;
-    return h("details", { class: "ledger" },
-      h("summary", {}, t("Ledger")),
-      h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("Bought in")), h("th", {}, t("Cashed out")), h("th", {}, t("Result")))),
-        h("tbody", {}, view.ledger.map((row) => h("tr", {},
-          h("td", {}, ctx.seatName(row.seat)), h("td", {}, chips(row.buy_in)), h("td", {}, chips(row.cash_out)),
-          h("td", {}, chips(row.cash_out - row.buy_in)))))));
-  }
-
-  function statusText(view, state) {
-    if (state.outcome || view.over) return t("The game is over.");
-    const hand = view.hand;
-    if (!hand) return t("Waiting for the next hand.");
-    if (hand.actor === null || hand.actor === undefined) return "";
-    if (hand.actor === view.seat) return t("Your turn.");
-    return t("{name}'s turn.", { name: ctx.seatName(hand.actor) });
-  }
-
-  // The server's hand history in PHH (hole cards this seat saw only) when it offers one; else the
-  // hands as this page's log told them.
+  // The server's hand history in PHH: a seat's token gets the hole cards it saw, without one the
+  // public record (shown cards only). If the server has none yet, the hands as this page's log told them.
   async function downloadHistory() {
     const token = ctx.token();
-    if (token) {
-      try {
-        const response = await fetch(`/api/rooms/${encodeURIComponent(ctx.roomId)}/history`, {
-          headers: { Authorization: `Bearer ${token}` },
-        });
-        if (response.ok) {
-          save(await response.blob(), "holdem-hands.phhs");
-          return;
-        }
-      } catch {
-        // fall back to the log below
+    try {
+      const response = await fetch(`/api/rooms/${encodeURIComponent(ctx.roomId)}/history`, {
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      });
+      if (response.ok) {
+        save(await response.blob(), "holdem-hands.phhs");
+        return;
       }
+    } catch {
+      // fall back to the log below
     }
     const lines = ui.history.map((e) => describeEvent(e, ctx.seatName) || e.type);
     save(new Blob([`${lines.join("\n")}\n`], { type: "text/plain;charset=utf-8" }), "holdem-hands.txt");
@@ -301,18 +335,20 @@ export function mount(root, ctx) {
   function draw() {
     const state = ui.state;
     const view = state.view;
-    const seats = view.players.length;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    const mine = me && me.cards ? h("section", { class: "own-cards", "aria-label": t("Your cards") },
-      h("h3", {}, t("Your cards")), h("div", { class: "card-row hole own" }, me.cards.map((c) => cardEl(c)))) : null;
-    replace(felt,
-      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(view, state)),
+    replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view));
+    // A seat's own row is there even between hands, so the dock keeps its shape.
+    const own = me && me.occupied
+      ? h("div", { class: "card-row hole own hand", role: "group", "aria-label": t("Your cards") },
+        (me.cards || []).map((c) => cardEl(c)))
+      : null;
+    // The hole cards sit in the last row, beside the table moves: betting controls coming and going
+    // above them never move them.
+    replace(dock,
+      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(ctx, view, state)),
       h("p", { class: "refusal", role: "alert", hidden: true }),
-      h("div", { class: "oval" }, view.players.map((p, i) => seatEl(view, p, i, seats)), center(view)),
-      mine,
-      controls(view, state),
-      tableControls(view),
-      ledger(view));
+      renderControls(ui, view, state, act),
+      h("div", { class: "dock-row" }, own, renderTableControls(view, state, act, downloadHistory)));
   }
 
   return {
@@ -338,7 +374,7 @@ export function mount(root, ctx) {
       if (key === "f" && pick("fold")) return act({ type: "fold" }), true;
       if (key === "c" && (pick("check") || pick("call"))) return act({ type: pick("check") ? "check" : "call" }), true;
       if (key === "r") {
-        const button = felt.querySelector("button[data-action=raise], button[data-action=bet]");
+        const button = dock.querySelector("button[data-action=raise], button[data-action=bet]");
         if (button) return button.click(), true;
       }
       if (key === "a" && pick("all_in")) return act({ type: "all_in" }), true;
@@ -388,4 +424,19 @@ export function describeEvent(event, seatName) {
     case "level": return t("Blinds rise to {sb}/{bb}", { sb: event.small_blind, bb: event.big_blind });
     default: return null;
   }
+}
+
+// The table's end: the player who won the most chips (cash: the ledger's result; tournament: the
+// last one with chips); the placings list every player's result.
+export function describeOutcome(outcome, seatName) {
+  const first = (outcome.placings || [])[0] || [];
+  if (!first.length) return null;
+  const headline = first.length === 1
+    ? t("{name} wins!", { name: seatName(first[0]) })
+    : t("{names} share the win!", { names: first.map(seatName).join(", ") });
+  return { headline };
+}
+
+export function scoreLabel() {
+  return t("Result");
 }

@@ -71,25 +71,274 @@ export function waiting(view) {
   return view.waiting_for || [];
 }
 
+// ---- drawing: each part of the table from the model, as plain functions ------------------------
+
+function statusText(ui, ctx) {
+  const m = ui.model;
+  const s = ui.state;
+  if (s.outcome || m.phase === "over") return t("The game is over.");
+  if (m.phase === "swap") {
+    if (ctx.seat === null) return t("Players are swapping cards.");
+    if (legalOf(ui, "lay_face_up").length) return t("Your turn: choose three cards to lay face up.");
+    if (legalOf(ui, "ready").length) return t("Your turn: swap cards between your hand and your face-up cards, then press Ready.");
+    return t("Waiting for the others to finish swapping.");
+  }
+  const mine = isMyTurn(ui, ctx);
+  if (m.decision === "burn" && mine) return t("Your turn: burn the pile with your 10, or leave it?");
+  if (m.decision === "drawn" && mine) return t("Your turn: play the card you drew, or pick up the pile.");
+  const acting = waiting(ui.state.view || {});
+  if (mine) return t("Your turn.");
+  if (acting.length === 1) return t("{name}'s turn.", { name: ctx.seatName(acting[0]) });
+  return "";
+}
+
+function legalOf(ui, type) {
+  return ui.legal.filter((a) => a.type === type);
+}
+
+function isMyTurn(ui, ctx) {
+  return ctx.seat !== null && waiting(ui.state.view || {}).includes(ctx.seat);
+}
+
+function tableSlots(p) {
+  const slots = [];
+  for (let i = 0; i < Math.max(p.faceUp.length, p.faceDown.length, 3); i += 1) {
+    const up = p.faceUp[i];
+    const down = p.faceDown[i];
+    slots.push(h("span", { class: "slot" },
+      down ? cardEl(null, { extra: { class: up ? "under" : "" } }) : null,
+      up ? cardEl(up) : null,
+      !up && !down ? h("span", { class: "empty-slot" }) : null));
+  }
+  return slots;
+}
+
+function renderOpponent(ui, ctx, p) {
+  const isTurn = waiting(ui.state.view || {}).includes(p.seat) && ui.model.phase !== "swap";
+  const out = p.out !== null;
+  return h("section", {
+    class: `seat-box${isTurn ? " turn" : ""}${out ? " out" : ""}`,
+    dataset: { seat: p.seat },
+    "aria-label": ctx.seatName(p.seat),
+  },
+  h("h3", {}, ctx.seatName(p.seat), isTurn ? h("span", { class: "tag" }, t("on turn")) : null,
+    out ? h("span", { class: "tag" }, t("out, place {n}", { n: p.out })) : null,
+    ui.model.phase === "swap" && p.ready ? h("span", { class: "tag" }, t("ready")) : null),
+  h("div", { class: "card-row small-cards table-cards" }, tableSlots(p)),
+  p.knownHand.length
+    ? h("div", { class: "known" }, h("span", { class: "muted" }, t("Known in hand:")),
+      h("div", { class: "card-row small-cards" }, sortCards(p.knownHand).map((c) => cardEl(c))))
+    : null,
+  h("p", { class: "muted counts" },
+    h("span", { dataset: { count: "hand" } }, t("Hand: {n}", { n: p.handCount })), " · ",
+    h("span", { dataset: { count: "face-down" } }, t("Face-down: {n}", { n: p.faceDownCount }))));
+}
+
+function renderCenter(m) {
+  // The top cards fanned, so runs toward four of a kind (P16) and 8s over the active card (P13) show.
+  const shown = m.pileCards.slice(-4);
+  const pile = shown.length
+    ? h("div", { class: "pile-fan" }, shown.map((c, i) => cardEl(c, { extra: { class: i === shown.length - 1 ? "pile-top" : "" } })))
+    : h("span", { class: "empty-slot" }, t("empty"));
+  const activeNote = m.active && m.pileTop && m.active !== m.pileTop
+    ? h("div", { class: "active-card" }, h("span", { class: "muted" }, t("Active card under the 8s:")), cardEl(m.active, { extra: { class: "small" } }))
+    : null;
+  let rule = null;
+  if (m.next && m.phase === "play") {
+    if (m.next.kind === "at_least") rule = t("Next: {rank} or higher", { rank: rankLabel(m.next.rank) });
+    else if (m.next.kind === "at_most") rule = t("Next: {rank} or lower", { rank: rankLabel(m.next.rank) });
+    else rule = t("Next: any card");
+  }
+  return h("section", { class: "center", "aria-label": t("Pile") },
+    rule ? h("p", { class: "next-rule", dataset: { rule: m.next.kind } }, rule) : null,
+    h("div", { class: "card-stack stock" },
+      m.stock ? cardEl(null) : h("span", { class: "empty-slot" }, t("empty")),
+      h("span", { class: "muted" }, t("Stock")), h("span", { class: "count", dataset: { count: "stock" } }, m.stock)),
+    h("div", { class: "card-stack pile" },
+      pile,
+      h("span", { class: "muted" }, t("Pile")), h("span", { class: "count", dataset: { count: "pile" } }, m.pileCount)),
+    activeNote,
+    m.drawn ? h("div", { class: "card-stack drawn" }, cardEl(m.drawn), h("span", { class: "muted" }, t("Drawn card"))) : null,
+    h("div", { class: "card-stack burned" },
+      h("span", { class: "muted" }, t("Burned")), h("span", { class: "count", dataset: { count: "burned" } }, m.burned)));
+}
+
+// The seat's own face-up and face-down cards; those that may be played are buttons.
+function renderOwnTable(ui, handlers) {
+  const me = ui.model.me;
+  const playFromUp = legalOf(ui, "play_face_up");
+  const swaps = legalOf(ui, "swap");
+  const blind = legalOf(ui, "play_face_down");
+  const playableUp = new Set([...playFromUp.flatMap((a) => a.indexes), ...swaps.map((a) => a.index)]);
+  const slots = [];
+  const count = Math.max(me.faceUp.length, me.faceDown.length, 3);
+  for (let i = 0; i < count; i += 1) {
+    const up = me.faceUp[i];
+    const down = me.faceDown[i];
+    let upEl = null;
+    if (up) {
+      upEl = cardEl(up, {
+        button: true,
+        selected: ui.selUp.includes(i),
+        disabled: !playableUp.has(i),
+        extra: { "data-key": `up-${i}`, "data-zone": "face-up", "data-index": i, class: playableUp.has(i) ? "playable" : "" },
+      });
+      upEl.addEventListener("click", () => handlers.toggleUp(i));
+    }
+    let downEl = null;
+    if (down && !up) {
+      const action = blind.find((a) => a.index === i);
+      downEl = cardEl(null, {
+        button: true,
+        disabled: !action,
+        extra: {
+          "data-key": `down-${i}`, "data-zone": "face-down", "data-index": i,
+          class: action ? "playable" : "",
+          "aria-label": t("Face-down card {n}: play it blind", { n: i + 1 }),
+        },
+      });
+      // A face-down card is played by clicking it: it is a move control of its own.
+      if (action) {
+        downEl.dataset.action = "play_face_down";
+        downEl.addEventListener("click", () => handlers.act(action));
+      }
+    } else if (down) {
+      downEl = cardEl(null, { extra: { class: "under" } });
+    }
+    slots.push(h("span", { class: "slot", dataset: { slot: i } }, downEl, upEl, !up && !down ? h("span", { class: "empty-slot" }) : null));
+  }
+  return h("div", { class: "own-table card-row table-cards own", role: "group", "aria-label": t("Your table cards") }, slots);
+}
+
+// The hand in one row of fixed height: it scrolls sideways, and overlaps when it grows long.
+function renderHand(ui, hand, handlers) {
+  const playableCards = new Set();
+  for (const type of ["play", "lay_face_up", "cut_in", "add", "lay_four", "swap"]) {
+    for (const a of legalOf(ui, type)) {
+      if (Array.isArray(a.cards)) a.cards.forEach((c) => playableCards.add(c));
+      if (a.card) playableCards.add(a.card);
+    }
+  }
+  const cards = hand.map((card, index) => {
+    const el = cardEl(card, {
+      button: true,
+      selected: ui.selHand.includes(index),
+      extra: {
+        "data-key": `hand-${index}`, "data-zone": "hand", "data-index": index,
+        class: playableCards.has(card) ? "playable" : "",
+      },
+    });
+    el.addEventListener("click", () => handlers.toggleHand(index));
+    el.addEventListener("dblclick", () => {
+      if (!ui.selHand.includes(index)) handlers.toggleHand(index);
+      handlers.playSelection();
+    });
+    return el;
+  });
+  return h("div", { class: `card-row hand${hand.length > 7 ? " crowded" : ""}`, role: "group", "aria-label": t("Your hand") },
+    h("span", { class: "hand-count", dataset: { count: "my-hand" }, title: t("Cards in your hand") }, String(hand.length)),
+    cards.length ? cards : h("span", { class: "muted" }, t("Your hand is empty.")));
+}
+
+function renderControls(ui, ctx, hand, handlers) {
+  const buttons = [];
+  const n = handlers.selectedCards().length;
+  const inPlay = ui.model.phase === "play" && ctx.seat !== null && ui.model.me && ui.model.me.out === null;
+  for (const [type, key, label] of WITH_CARDS) {
+    // The Play button stays while there is a hand, so a refused play is explained by the server.
+    const offered = legalOf(ui, type).length || (type === "play" && inPlay && hand.length);
+    if (!offered) continue;
+    const action = handlers.matching(type);
+    const enabled = type === "play" ? n > 0 : Boolean(action);
+    buttons.push(h("button", {
+      type: "button", class: type === "play" || type === "lay_face_up" ? "primary" : "",
+      dataset: { action: type }, disabled: !enabled,
+      title: `${label()} (${key.toUpperCase()})`,
+      onclick: () => (type === "play" ? handlers.playSelection() : action && handlers.act(action)),
+    }, n && type === "play" ? t("Play {n}", { n }) : label()));
+  }
+  if (legalOf(ui, "play_face_up").length) {
+    const action = handlers.matching("play_face_up");
+    buttons.push(h("button", {
+      type: "button", class: "primary", dataset: { action: "play_face_up" }, disabled: !action,
+      onclick: () => action && handlers.act(action),
+    }, t("Play face-up")));
+  }
+  if (legalOf(ui, "swap").length) {
+    const action = handlers.matching("swap");
+    buttons.push(h("button", {
+      type: "button", dataset: { action: "swap" }, disabled: !action,
+      title: `${t("Swap")} (S)`, onclick: () => action && handlers.act(action),
+    }, t("Swap")));
+  }
+  for (const [type, key, label] of SIMPLE) {
+    const action = legalOf(ui, type)[0];
+    if (!action) continue;
+    buttons.push(h("button", {
+      type: "button", dataset: { action: type }, class: type === "ready" ? "primary" : "",
+      title: `${label()} (${key.toUpperCase()})`, onclick: () => handlers.act(action),
+    }, label()));
+  }
+  if (legalOf(ui, "play_face_down").length) {
+    buttons.push(h("p", { class: "hint" }, t("Choose one of your face-down cards: it is turned and played blind.")));
+  }
+  return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, buttons);
+}
+
+// The keys of keys(): a digit chooses a card, P or Enter plays the choice, letters make the moves.
+function handleKey(ui, ctx, handlers, event) {
+  if (!ui.model || ctx.seat === null) return false;
+  const key = event.key.toLowerCase();
+  if (/^[1-9]$/.test(key)) {
+    const n = Number(key) - 1;
+    const hand = handlers.handCards();
+    if (hand.length) handlers.toggleHand(n);
+    else {
+      const blind = legalOf(ui, "play_face_down").find((a) => a.index === n);
+      if (ui.model.me.faceUp[n]) handlers.toggleUp(n);
+      else if (blind) handlers.act(blind);
+    }
+    return true;
+  }
+  if (key === "escape") {
+    ui.selHand = [];
+    ui.selUp = [];
+    handlers.draw();
+    return true;
+  }
+  if (key === "enter" || key === "p") {
+    if (document.activeElement && document.activeElement.tagName === "BUTTON" && key === "enter") return false;
+    handlers.playSelection();
+    return true;
+  }
+  if (key === "s") {
+    const swap = handlers.matching("swap");
+    if (swap) handlers.act(swap);
+    return Boolean(swap);
+  }
+  for (const [type, letter] of [...WITH_CARDS.slice(2)]) {
+    if (key === letter) {
+      const action = handlers.matching(type);
+      if (action) handlers.act(action);
+      return Boolean(action);
+    }
+  }
+  for (const [type, letter] of SIMPLE) {
+    if (key === letter) {
+      const action = legalOf(ui, type)[0];
+      if (action) handlers.act(action);
+      return Boolean(action);
+    }
+  }
+  return false;
+}
+
 export function mount(root, ctx) {
   const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null };
   const felt = h("div", { class: "felt palace" });
+  const dock = h("div", { class: "dock-palace" });
   replace(root, felt);
-
-  function legal(type) {
-    return ui.legal.filter((a) => a.type === type);
-  }
-
-  // Whom the table waits for: the view's public "waiting_for" (to_act may also name seats that could
-  // cut in out of turn, which would hint at their cards), else the room's to_act.
-  function waitingFor() {
-    const view = ui.state.view || {};
-    return view.waiting_for || ui.state.to_act || [];
-  }
-
-  function myTurn() {
-    return ctx.seat !== null && waitingFor().includes(ctx.seat);
-  }
+  replace(ctx.dock, dock);
 
   function handCards() {
     const me = ui.model.me;
@@ -113,7 +362,7 @@ export function mount(root, ctx) {
   }
 
   function showRefusal(text) {
-    const box = felt.querySelector(".refusal");
+    const box = dock.querySelector(".refusal");
     if (box) {
       box.textContent = text;
       box.hidden = false;
@@ -121,7 +370,7 @@ export function mount(root, ctx) {
   }
 
   function hideRefusal() {
-    const box = felt.querySelector(".refusal");
+    const box = dock.querySelector(".refusal");
     if (box) box.hidden = true;
   }
 
@@ -129,14 +378,14 @@ export function mount(root, ctx) {
   function matching(type) {
     const cards = selectedCards();
     if (type === "play_face_up") {
-      return legal("play_face_up").find((a) => sameMultiset(a.indexes.map(String), ui.selUp.map(String))) || null;
+      return legalOf(ui, "play_face_up").find((a) => sameMultiset(a.indexes.map(String), ui.selUp.map(String))) || null;
     }
     if (type === "swap") {
       if (cards.length !== 1 || ui.selUp.length !== 1) return null;
-      return legal("swap").find((a) => a.card === cards[0] && a.index === ui.selUp[0]) || null;
+      return legalOf(ui, "swap").find((a) => a.card === cards[0] && a.index === ui.selUp[0]) || null;
     }
     if (!cards.length) return null;
-    return legal(type).find((a) => Array.isArray(a.cards) && sameMultiset(a.cards, cards)) || null;
+    return legalOf(ui, type).find((a) => Array.isArray(a.cards) && sameMultiset(a.cards, cards)) || null;
   }
 
   function toggleHand(index) {
@@ -147,7 +396,7 @@ export function mount(root, ctx) {
     if (at >= 0) ui.selHand.splice(at, 1);
     else {
       const swapping = ui.model.phase === "swap";
-      const choosing = legal("lay_face_up").length > 0;
+      const choosing = legalOf(ui, "lay_face_up").length > 0;
       if (swapping && !choosing) ui.selHand = [index];
       else {
         // Plays are of equal rank (P7): picking another rank starts a new selection.
@@ -189,220 +438,35 @@ export function mount(root, ctx) {
     return null;
   }
 
-  // ---- drawing --------------------------------------------------------------------------------
+  const handlers = { act, toggleHand, toggleUp, playSelection, matching, selectedCards };
 
-  function statusText() {
-    const m = ui.model;
-    const s = ui.state;
-    if (s.outcome || m.phase === "over") return t("The game is over.");
-    if (m.phase === "swap") {
-      if (ctx.seat === null) return t("Players are swapping cards.");
-      if (legal("lay_face_up").length) return t("Choose three cards to lay face up.");
-      if (legal("ready").length) return t("Swap cards between your hand and your face-up cards, then press Ready.");
-      return t("Waiting for the others to finish swapping.");
-    }
-    if (m.decision === "burn" && myTurn()) return t("Burn the pile with your 10, or leave it?");
-    if (m.decision === "drawn" && myTurn()) return t("Play the card you drew, or pick up the pile.");
-    const acting = waitingFor();
-    if (myTurn()) return t("Your turn.");
-    if (acting.length === 1) return t("{name}'s turn.", { name: ctx.seatName(acting[0]) });
-    return "";
-  }
-
-  function opponent(p) {
-    const isTurn = waitingFor().includes(p.seat) && ui.model.phase !== "swap";
-    const slots = [];
-    for (let i = 0; i < Math.max(p.faceUp.length, p.faceDown.length, 3); i += 1) {
-      const up = p.faceUp[i];
-      const down = p.faceDown[i];
-      slots.push(h("span", { class: "slot" },
-        down ? cardEl(null, { extra: { class: up ? "under" : "" } }) : null,
-        up ? cardEl(up) : null,
-        !up && !down ? h("span", { class: "empty-slot" }) : null));
-    }
-    const out = p.out !== null;
-    return h("section", {
-      class: `seat-box${isTurn ? " turn" : ""}${out ? " out" : ""}`,
-      dataset: { seat: p.seat },
-      "aria-label": ctx.seatName(p.seat),
-    },
-    h("h3", {}, ctx.seatName(p.seat), isTurn ? h("span", { class: "tag" }, t("on turn")) : null,
-      out ? h("span", { class: "tag" }, t("out, place {n}", { n: p.out })) : null,
-      ui.model.phase === "swap" && p.ready ? h("span", { class: "tag" }, t("ready")) : null),
-    h("div", { class: "card-row small-cards table-cards" }, slots),
-    p.knownHand.length
-      ? h("div", { class: "known" }, h("span", { class: "muted" }, t("Known in hand:")),
-        h("div", { class: "card-row small-cards" }, sortCards(p.knownHand).map((c) => cardEl(c))))
-      : null,
-    h("p", { class: "muted counts" },
-      h("span", { dataset: { count: "hand" } }, t("Hand: {n}", { n: p.handCount })), " · ",
-      h("span", { dataset: { count: "face-down" } }, t("Face-down: {n}", { n: p.faceDownCount }))));
-  }
-
-  function center() {
-    const m = ui.model;
-    // The top cards fanned, so runs toward four of a kind (P16) and 8s over the active card (P13) show.
-    const shown = m.pileCards.slice(-4);
-    const pile = shown.length
-      ? h("div", { class: "pile-fan" }, shown.map((c, i) => cardEl(c, { extra: { class: i === shown.length - 1 ? "pile-top" : "" } })))
-      : h("span", { class: "empty-slot" }, t("empty"));
-    const activeNote = m.active && m.pileTop && m.active !== m.pileTop
-      ? h("div", { class: "active-card" }, h("span", { class: "muted" }, t("Active card under the 8s:")), cardEl(m.active, { extra: { class: "small" } }))
-      : null;
-    let rule = null;
-    if (m.next && m.phase === "play") {
-      if (m.next.kind === "at_least") rule = t("Next: {rank} or higher", { rank: rankLabel(m.next.rank) });
-      else if (m.next.kind === "at_most") rule = t("Next: {rank} or lower", { rank: rankLabel(m.next.rank) });
-      else rule = t("Next: any card");
-    }
-    return h("section", { class: "center", "aria-label": t("Pile") },
-      rule ? h("p", { class: "next-rule", dataset: { rule: m.next.kind } }, rule) : null,
-      h("div", { class: "card-stack stock" },
-        m.stock ? cardEl(null) : h("span", { class: "empty-slot" }, t("empty")),
-        h("span", { class: "muted" }, t("Stock")), h("span", { class: "count", dataset: { count: "stock" } }, m.stock)),
-      h("div", { class: "card-stack pile" },
-        pile,
-        h("span", { class: "muted" }, t("Pile")), h("span", { class: "count", dataset: { count: "pile" } }, m.pileCount)),
-      activeNote,
-      m.drawn ? h("div", { class: "card-stack drawn" }, cardEl(m.drawn), h("span", { class: "muted" }, t("Drawn card"))) : null,
-      h("div", { class: "card-stack burned" },
-        h("span", { class: "muted" }, t("Burned")), h("span", { class: "count", dataset: { count: "burned" } }, m.burned)));
-  }
-
-  function mine() {
+  function drawDock() {
     const me = ui.model.me;
-    if (!me) return null;
     const hand = handCards();
-    const playFromUp = legal("play_face_up");
-    const swaps = legal("swap");
-    const blind = legal("play_face_down");
-    const playableCards = new Set();
-    for (const type of ["play", "lay_face_up", "cut_in", "add", "lay_four", "swap"]) {
-      for (const a of legal(type)) {
-        if (Array.isArray(a.cards)) a.cards.forEach((c) => playableCards.add(c));
-        if (a.card) playableCards.add(a.card);
-      }
-    }
-    const playableUp = new Set([...playFromUp.flatMap((a) => a.indexes), ...swaps.map((a) => a.index)]);
-    const slots = [];
-    const count = Math.max(me.faceUp.length, me.faceDown.length, 3);
-    for (let i = 0; i < count; i += 1) {
-      const up = me.faceUp[i];
-      const down = me.faceDown[i];
-      let upEl = null;
-      if (up) {
-        upEl = cardEl(up, {
-          button: true,
-          selected: ui.selUp.includes(i),
-          disabled: !playableUp.has(i),
-          extra: { "data-key": `up-${i}`, "data-zone": "face-up", "data-index": i, class: playableUp.has(i) ? "playable" : "" },
-        });
-        upEl.addEventListener("click", () => toggleUp(i));
-      }
-      let downEl = null;
-      if (down && !up) {
-        const action = blind.find((a) => a.index === i);
-        downEl = cardEl(null, {
-          button: true,
-          disabled: !action,
-          extra: {
-            "data-key": `down-${i}`, "data-zone": "face-down", "data-index": i,
-            class: action ? "playable" : "",
-            "aria-label": t("Face-down card {n}: play it blind", { n: i + 1 }),
-          },
-        });
-        if (action) downEl.addEventListener("click", () => act(action));
-      } else if (down) {
-        downEl = cardEl(null, { extra: { class: "under" } });
-      }
-      slots.push(h("span", { class: "slot", dataset: { slot: i } }, downEl, upEl, !up && !down ? h("span", { class: "empty-slot" }) : null));
-    }
-    const handRow = hand.map((card, index) => {
-      const el = cardEl(card, {
-        button: true,
-        selected: ui.selHand.includes(index),
-        extra: {
-          "data-key": `hand-${index}`, "data-zone": "hand", "data-index": index,
-          class: playableCards.has(card) ? "playable" : "",
-        },
-      });
-      el.addEventListener("click", () => toggleHand(index));
-      el.addEventListener("dblclick", () => {
-        if (!ui.selHand.includes(index)) toggleHand(index);
-        playSelection();
-      });
-      return el;
-    });
-    return h("section", { class: "mine", "aria-label": t("Your cards") },
-      h("h3", {}, t("Your table cards"), " ",
-        h("span", { class: "muted" }, t("Face-down: {n}", { n: me.faceDownCount }))),
-      h("div", { class: "card-row table-cards own" }, slots),
-      h("h3", {}, t("Your hand"), " ", h("span", { class: "muted", dataset: { count: "my-hand" } }, `(${hand.length})`)),
-      h("div", { class: "card-row hand", role: "group", "aria-label": t("Your hand") },
-        handRow.length ? handRow : h("span", { class: "muted" }, t("Your hand is empty."))),
-      controls());
-  }
-
-  function controls() {
-    const buttons = [];
-    const n = selectedCards().length;
-    const inPlay = ui.model.phase === "play" && ctx.seat !== null && ui.model.me && ui.model.me.out === null;
-    for (const [type, key, label] of WITH_CARDS) {
-      // The Play button stays while there is a hand, so a refused play is explained by the server.
-      const offered = legal(type).length || (type === "play" && inPlay && handCards().length);
-      if (!offered) continue;
-      const action = matching(type);
-      const enabled = type === "play" ? n > 0 : Boolean(action);
-      buttons.push(h("button", {
-        type: "button", class: type === "play" || type === "lay_face_up" ? "primary" : "",
-        dataset: { action: type }, disabled: !enabled,
-        title: `${label()} (${key.toUpperCase()})`,
-        onclick: () => (type === "play" ? playSelection() : action && act(action)),
-      }, n && type === "play" ? t("Play {n}", { n }) : label()));
-    }
-    if (legal("play_face_up").length) {
-      const action = matching("play_face_up");
-      buttons.push(h("button", {
-        type: "button", class: "primary", dataset: { action: "play_face_up" }, disabled: !action,
-        onclick: () => action && act(action),
-      }, t("Play face-up")));
-    }
-    if (legal("swap").length) {
-      const action = matching("swap");
-      buttons.push(h("button", {
-        type: "button", dataset: { action: "swap" }, disabled: !action,
-        title: `${t("Swap")} (S)`, onclick: () => action && act(action),
-      }, t("Swap")));
-    }
-    for (const [type, key, label] of SIMPLE) {
-      const action = legal(type)[0];
-      if (!action) continue;
-      buttons.push(h("button", {
-        type: "button", dataset: { action: type }, class: type === "ready" ? "primary" : "",
-        title: `${label()} (${key.toUpperCase()})`, onclick: () => act(action),
-      }, label()));
-    }
-    if (legal("play_face_down").length) {
-      buttons.push(h("p", { class: "muted" }, t("Choose one of your face-down cards: it is turned and played blind.")));
-    }
-    return h("div", { class: "controls", role: "toolbar", "aria-label": t("Moves") }, buttons);
+    const scroller = dock.querySelector(".hand");
+    const scrolled = scroller ? scroller.scrollLeft : 0;
+    replace(dock,
+      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(ui, ctx)),
+      h("p", { class: "refusal", role: "alert", hidden: true }),
+      me ? renderControls(ui, ctx, hand, handlers) : null,
+      me ? h("div", { class: "own-row" }, renderOwnTable(ui, handlers), renderHand(ui, hand, handlers)) : null);
+    const again = dock.querySelector(".hand");
+    if (again) again.scrollLeft = scrolled;
   }
 
   function draw() {
-    const focused = document.activeElement && felt.contains(document.activeElement)
+    const focused = document.activeElement && (felt.contains(document.activeElement) || dock.contains(document.activeElement))
       ? document.activeElement.getAttribute("data-key") : null;
     const key = ui.focusKey || focused;
     const m = ui.model;
     const others = m.players.filter((p) => p.seat !== ctx.seat);
     replace(felt,
-      h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText()),
-      h("p", { class: "refusal", role: "alert", hidden: true }),
-      h("div", { class: "opponents" }, others.map(opponent)),
-      center(),
-      mine());
+      h("div", { class: "opponents" }, others.map((p) => renderOpponent(ui, ctx, p))),
+      renderCenter(m));
+    drawDock();
     if (key) {
-      const target = felt.querySelector(`[data-key="${key}"]`);
-      if (target && !target.disabled) target.focus();
+      const target = dock.querySelector(`[data-key="${key}"]`);
+      if (target && !target.disabled) target.focus({ preventScroll: true });
     }
     ui.focusKey = null;
   }
@@ -426,50 +490,7 @@ export function mount(root, ctx) {
       draw();
     },
     onKey(event) {
-      if (!ui.model || ctx.seat === null) return false;
-      const key = event.key.toLowerCase();
-      if (/^[1-9]$/.test(key)) {
-        const n = Number(key) - 1;
-        const hand = handCards();
-        if (hand.length) toggleHand(n);
-        else {
-          const blind = legal("play_face_down").find((a) => a.index === n);
-          if (ui.model.me.faceUp[n]) toggleUp(n);
-          else if (blind) act(blind);
-        }
-        return true;
-      }
-      if (key === "escape") {
-        ui.selHand = [];
-        ui.selUp = [];
-        draw();
-        return true;
-      }
-      if (key === "enter" || key === "p") {
-        if (document.activeElement && document.activeElement.tagName === "BUTTON" && key === "enter") return false;
-        playSelection();
-        return true;
-      }
-      if (key === "s") {
-        const swap = matching("swap");
-        if (swap) act(swap);
-        return Boolean(swap);
-      }
-      for (const [type, letter] of [...WITH_CARDS.slice(2)]) {
-        if (key === letter) {
-          const action = matching(type);
-          if (action) act(action);
-          return Boolean(action);
-        }
-      }
-      for (const [type, letter] of SIMPLE) {
-        if (key === letter) {
-          const action = legal(type)[0];
-          if (action) act(action);
-          return Boolean(action);
-        }
-      }
-      return false;
+      return handleKey(ui, ctx, { ...handlers, draw, handCards }, event);
     },
   };
 }
@@ -538,6 +559,25 @@ export function describeEvent(event, seatName) {
     default:
       return null;
   }
+}
+
+// Palace's headline names the winner and, when the game was played on to the last (P22), the
+// loser, the "turakas"; the score column is the cards still held.
+export function describeOutcome(outcome, seatName) {
+  const groups = outcome.placings || [];
+  const first = groups[0] || [];
+  if (!first.length) return null;
+  const winners = first.length === 1
+    ? t("{name} wins!", { name: seatName(first[0]) })
+    : t("{names} share the win!", { names: first.map(seatName).join(", ") });
+  const last = groups.length > 1 ? groups[groups.length - 1] : [];
+  if (outcome.reason === "stalemate") return { headline: winners, lines: [t("The game ended without progress.")] };
+  if (last.length === 1) return { headline: `${winners} ${t("{name} is the loser (turakas).", { name: seatName(last[0]) })}` };
+  return { headline: winners };
+}
+
+export function scoreLabel() {
+  return t("Cards left");
 }
 
 export function rankName(rank) {

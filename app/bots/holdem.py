@@ -28,7 +28,8 @@ Action = dict[str, Any]
 
 RANKS = "23456789TJQKA"
 DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in "cdhs")
-SAMPLES = 300
+SAMPLES = 200
+REDRAWS = 3
 SHORT_STACK_BB = 12
 
 
@@ -175,6 +176,8 @@ def _preflop(t: _Table, kinds: Mapping[str, Action]) -> Action:
 
 # -- after the flop ------------------------------------------------------------------------
 
+CHEN: dict[tuple[str, str], int] = {(a, b): chen((a, b)) for a in DECK for b in DECK if a != b}
+
 
 def _range_floor(player: Mapping[str, Any], bb: int) -> int:
     """The weakest Chen score a player who put in this much before the flop is likely to hold."""
@@ -188,34 +191,44 @@ def _range_floor(player: Mapping[str, Any], bb: int) -> int:
 
 def equity(holes: Sequence[str], board: Sequence[str], floors: Sequence[int], rng: random.Random,
            samples: int = SAMPLES) -> float:
-    """Share of the pot these holes win against opponents whose hands score at least ``floors``."""
+    """Share of the pot these holes win against opponents whose hands score at least ``floors``.
+
+    Each sample draws the missing board cards and, for each opponent, a hand from the rest:
+    a hand below the opponent's floor is redrawn (up to ``REDRAWS`` times), so ranges are tilted
+    towards what a player who put chips in tends to hold, without excluding anything.
+    """
     known = set(holes) | set(board)
     deck = [c for c in DECK if c not in known]
     missing = 5 - len(board)
+    # Redraws need spare cards: fewer of them at a full table.
+    redraws = max(0, min(REDRAWS, (len(deck) - missing) // (2 * max(1, len(floors))) - 1))
+    need = missing + 2 * len(floors) * (1 + redraws)
+    mine_a, mine_b = holes
     won = 0.0
     for _ in range(samples):
-        rng.shuffle(deck)
-        pos = 0
-        hands: list[tuple[str, str]] = []
+        drawn = rng.sample(deck, need)
+        full = [*board, *drawn[:missing]]
+        pos = missing
+        mine = strength7(mine_a, mine_b, *full)
+        best = 10**6
+        ties = 0
         for floor in floors:
-            pick = (deck[pos], deck[pos + 1])
-            tries = 0
-            spare = len(deck) - (pos + 2 * len(floors) + missing + 2)
-            while floor and chen(pick) < floor and tries < 4 and spare >= 0:
-                pos += 2
-                spare -= 2
-                pick = (deck[pos], deck[pos + 1])
-                tries += 1
-            hands.append(pick)
+            a, b = drawn[pos], drawn[pos + 1]
             pos += 2
-        full = list(board) + deck[pos : pos + missing]
-        mine = strength7(holes[0], holes[1], *full)
-        best = min(strength7(h[0], h[1], *full) for h in hands)
+            for _redraw in range(redraws):
+                if not floor or CHEN[a, b] >= floor:
+                    break
+                a, b = drawn[pos], drawn[pos + 1]
+                pos += 2
+            theirs = strength7(a, b, *full)
+            if theirs < best:
+                best, ties = theirs, 0
+            if theirs == mine:
+                ties += 1
         if mine < best:
             won += 1
         elif mine == best:
-            ties = 1 + sum(1 for h in hands if strength7(h[0], h[1], *full) == mine)
-            won += 1 / ties
+            won += 1 / (1 + ties)
     return won / samples
 
 

@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     hello_timeout: float = 10.0
     chat_max_length: int = 300
     max_spectators: int = 100
+    # Seconds a bot waits before its move, drawn evenly from this range (people need a moment
+    # to follow a bot's move; 0 and 0 in tests).
+    bot_delay_min: float = Field(0.6, ge=0)
+    bot_delay_max: float = Field(1.5, ge=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

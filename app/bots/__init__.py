@@ -49,3 +49,11 @@ def choose(
     if chooser is None:
         raise ValueError(f"There is no bot for the game {game_name!r}.")
     return chooser(view, legal, rng, level)
+
+
+def table_move(game_name: str, view: Mapping[str, Any], offered: Sequence[Action]) -> Action | None:
+    """The move a bot makes outside the turn order from the game's table actions ``offered``
+    (taking its seat at a table game, a rebuy when broke), or ``None``."""
+    if game_name == "holdem":
+        return holdem.table_move(view, offered)
+    return None

@@ -279,3 +279,18 @@ def _easy(t: _Table, kinds: Mapping[str, Action]) -> Action:
     if made == 1 and t.to_call <= max(t.pot, t.bb):
         return t.call()
     return t.fold()
+
+
+def table_move(view: Mapping[str, Any], offered: Sequence[Action]) -> Action | None:
+    """A bot's move outside the turn order: take its seat (a default buy-in), rebuy when broke."""
+    kinds = {a["type"]: a for a in offered}
+    seat = view.get("seat")
+    if "join" in kinds and isinstance(seat, int):
+        return {"type": "join", "seat": seat}
+    players = view.get("players") or []
+    me = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else {}
+    broke = me.get("occupied") and int(me.get("stack", 0)) == 0 and not int(me.get("pending_chips", 0))
+    offer = kinds.get("rebuy")
+    if broke and offer is not None and not me.get("in_hand"):
+        return {"type": "rebuy", "amount": int(offer["max"])}
+    return None

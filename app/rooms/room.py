@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import new_seed
+from app.rooms import bots as room_bots
 from app.rooms import metrics
 from app.rooms.errors import RoomError
 from app.rooms.tokens import hash_token, new_token
@@ -106,7 +107,10 @@ def _visible(row: Mapping[str, Any], seat: int | None) -> bool:
 
 
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
-    return {"version": entry.version, "seat": entry.seat, "type": row["type"], **row.get("data", {})}
+    event = {"version": entry.version, "seat": entry.seat, "type": row["type"], **row.get("data", {})}
+    if entry.kind == "bot":
+        event["bot"] = True  # a bot's move (a bot's seat, or a stand-in for an absent player)
+    return event
 
 
 class Room:
@@ -118,6 +122,7 @@ class Room:
         self.replies: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
         self.timer: asyncio.TimerHandle | None = None
         self._load(record)
+        self.bots = room_bots.BotDriver(self)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -199,8 +204,12 @@ class Room:
         taken = self.seated()
         free = set(self.free_seats())
         # One entry per seat, empty ones too, so a join form can offer the free ones.
+        stand_ins = self.bots.stand_ins()
+        # A bot's seat is free for a person to take (the bot then leaves).
         seats = [{"seat": seat, "name": taken[seat].name if seat in taken else None,
-                  "connected": seat in connected, "host": seat == host, "free": seat in free}
+                  "connected": seat in connected, "host": seat == host,
+                  "free": seat in free or room_bots.bot_level(taken.get(seat)) is not None,
+                  "bot": room_bots.bot_level(taken.get(seat)), "stand_in": seat in stand_ins}
                  for seat in range(max(self.capacity, self.players))]
         pending = [{"request": m.id, "name": m.name, "seat": m.wanted_seat}
                    for m in self.members.values() if m.status == "pending"] if for_host else []
@@ -324,6 +333,7 @@ class Room:
                     raise RoomError("room_full", "Too many spectators are watching this room.", 403)
             sub.send(_dumps(self.welcome_message(sub)))
             self.subscribers.add(sub)
+            self.bots.note_connections()  # a returning player takes the seat back from its bot
             await self._send_catch_up(sub, last_version)
             for line in self.chat:
                 sub.send(_dumps(line))
@@ -344,6 +354,7 @@ class Room:
         async with self.lock:
             if sub in self.subscribers:
                 self.subscribers.discard(sub)
+                self.bots.note_connections()
                 self.publish_room()
 
     # -- the actor ---------------------------------------------------------------------------
@@ -570,6 +581,8 @@ class Room:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if hasattr(self, "bots"):
+            self.bots.schedule()  # after every commit, load and reload: the bots' next move
         if self.deadline is None or self.status != "playing":
             return
         loop = asyncio.get_running_loop()
@@ -645,7 +658,8 @@ class Room:
     async def join(self, name: str, seat: int | None) -> dict[str, Any]:
         name = clean_text(name, NAME_MAX, "name")
         async with self.lock:
-            free = self.free_seats()
+            # Seats nobody holds first, then bots' seats: a person may take a bot's place.
+            free = self.free_seats() + room_bots.bot_seats(self)
             if seat is not None and seat not in free:
                 raise RoomError("seat_taken", "That seat is not free.", 409)
             if not free:
@@ -654,6 +668,8 @@ class Room:
             token_hash = hash_token(token)
             status = "pending" if self.approval else "seated"
             given = None if self.approval else (seat if seat is not None else free[0])
+            if given is not None:
+                await room_bots.take_bot_seat(self, given)
             member_id = await queries.add_member(self.manager.engine, self.id, {
                 "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat})
             member = Member(member_id, name, status, given, seat, token_hash)
@@ -762,7 +778,7 @@ class Room:
         member = self._request_arg(args)
         if member is None or member.status != "pending":
             raise RoomError("unknown_request", "There is no such request to join.")
-        free = self.free_seats()
+        free = self.free_seats() + room_bots.bot_seats(self)
         seat = args.get("seat", member.wanted_seat)
         if seat is None:
             if not free:
@@ -770,6 +786,7 @@ class Room:
             seat = free[0]
         if not isinstance(seat, int) or seat not in free:
             raise RoomError("seat_taken", "That seat is not free.")
+        await room_bots.take_bot_seat(self, seat)
         await queries.update_member(self.manager.engine, member.id, status="seated", seat=seat)
         member.status, member.seat = "seated", seat
         # The newcomer's open sockets become the seat's sockets now.
@@ -778,6 +795,15 @@ class Room:
                 other.send(_dumps(self.welcome_message(other)))
                 other.send(_dumps(self.state_message(seat, [])))
         return None
+
+    async def _host_add_bot(self, args: dict[str, Any]) -> list[LogEntry] | None:
+        await room_bots.add_bot(self, args)
+        if room_bots.practice_ready(self):
+            return await self._deal()  # one person and bots: practice starts at once
+        return None
+
+    async def _host_remove_bot(self, args: dict[str, Any]) -> None:
+        await room_bots.remove_bot(self, args)
 
     async def _host_reject(self, args: dict[str, Any]) -> None:
         member = self._request_arg(args)

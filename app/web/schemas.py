@@ -36,8 +36,9 @@ class ChatMsg(_Msg):
 class HostMsg(_Msg):
     type: Literal["host"]
     id: MsgId
-    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet"]
+    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet", "add_bot", "remove_bot"]
     seat: int | None = None
+    level: Literal["easy", "good"] | None = None
     request: int | None = None
     options: dict[str, Any] | None = None
 

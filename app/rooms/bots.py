@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 PREFIX = "bot:"
 DEFAULT_LEVEL = "good"
+# The level part of a bot that the host removed while it still plays a hand at a table game:
+# it plays the hand out and leaves the room once the game has cashed it out.
+LEAVING = "leaving"
 
 
 def bot_token_hash(level: str) -> str:
@@ -50,6 +53,10 @@ def bot_level(member: Member | None) -> str | None:
         return None
     level = member.token_hash.split(":")[1]
     return level if level in bots.LEVELS else DEFAULT_LEVEL
+
+
+def leaving(member: Member) -> bool:
+    return member.token_hash.startswith(f"{PREFIX}{LEAVING}:")
 
 
 def takeover_seconds(room: Room) -> int:
@@ -91,6 +98,8 @@ class BotDriver:
             return None
         level = bot_level(member)
         if level is not None:
+            if leaving(member) and _seat_open(self.room, seat):
+                return None  # cashed out: it leaves the room, it does not sit down again
             return level, 0.0
         wait = takeover_seconds(self.room)
         if wait <= 0 or member.id in self.connected_members():
@@ -143,7 +152,9 @@ class BotDriver:
         settings = room.manager.settings
         now = time.time()
         due: float | None = None
-        for seat in room.seated():
+        for seat, member in room.seated().items():
+            if leaving(member) and _seat_open(room, seat):
+                room.manager.spawn(self._release(member.id))
             driver = self.driver_of(seat)
             if driver is None:
                 continue
@@ -160,6 +171,19 @@ class BotDriver:
         loop = asyncio.get_running_loop()
         self.handle = loop.call_later(max(0.0, due - now),
                                       lambda: room.manager.spawn(self.move(expected)))
+
+    async def _release(self, member_id: int) -> None:
+        """A removed bot whose table game has cashed it out leaves the room."""
+        room = self.room
+        async with room.lock:
+            member = room.members.get(member_id)
+            if member is None or member.status != "seated" or member.seat is None:
+                return
+            if not (leaving(member) and room.state is not None and _seat_open(room, member.seat)):
+                return
+            await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
+            member.status, member.seat = "gone", None
+            room.publish_room()
 
     # -- moving --------------------------------------------------------------------------
 
@@ -249,8 +273,22 @@ async def remove_bot(room: Room, args: dict[str, Any]) -> None:
         raise RoomError("game_running", "A bot leaves between games; a friend can take its seat now.")
     if room.status == "playing" and room.state is not None:
         await _leave_table(room, seat)
+        if not _seat_open(room, seat):
+            # Still in a hand: it plays the hand out, then the driver lets it go.
+            token_hash = bot_token_hash(LEAVING)
+            await queries.update_member(room.manager.engine, member.id, token_hash=token_hash)
+            room.by_token.pop(member.token_hash, None)
+            member.token_hash = token_hash
+            room.by_token[token_hash] = member
+            return
     await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
     member.status, member.seat = "gone", None
+
+
+def _seat_open(room: Room, seat: int) -> bool:
+    """The game's table has this seat free (a newcomer could join it)."""
+    return room.state is not None and any(
+        a.get("type") == "join" for a in room.game.table_actions(room.state, seat))
 
 
 def _table_game(room: Room) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 from tests.e2e.client import TIMEOUT, Client, choose
 from tests.e2e.conftest import Backend
+from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
 
 NO_DELAY = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0"}
@@ -210,3 +211,55 @@ async def test_sigkill_mid_game_with_bots_resumes_with_the_bots_playing(backend:
         await host.close()
     finally:
         server.stop()
+
+
+async def play_humans(people: list[Client], rng: random.Random, chooser: Any, *, stop: Any = None,
+                      max_moves: int = 3000) -> None:
+    """The people play random legal moves while bots play their seats, until ``stop`` or the end."""
+    lead = people[0]
+    for _ in range(max_moves):
+        state = lead.state
+        assert state is not None
+        if state["outcome"] is not None or (stop is not None and stop(state)):
+            return
+        version = state["version"]
+        movers = [p for p in people if p.state and p.state["legal"] and p.state["version"] == version]
+        mover = movers[0] if movers else None
+        if mover is not None:
+            assert mover.state is not None
+            reply = await mover.act(chooser(mover.state["legal"], rng), version=version)
+            if reply["type"] == "error":
+                assert reply["code"] == "stale_version", reply
+        for person in people:
+            await person.wait_state(lambda s, v=version: s["version"] > v or s["outcome"] is not None)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_bot_sits_down_at_a_running_holdem_table_plays_and_leaves(bot_server: ServerProcess) -> None:
+    def calm(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        quiet = [a for a in legal if a["type"] in ("check", "call", "show", "muck", "no_straddle")]
+        return concrete(rng.choice(quiet or legal), rng)
+
+    cash = {"max_hands": 6, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40, "straddle": "off"}
+    room, token = await open_room(bot_server.http, 3, game="holdem", preset="cash-nl-1-2", options=cash)
+    joined = await join(bot_server.http, room, "Mati")
+    host = Client(bot_server.ws, room, token)
+    guest = Client(bot_server.ws, room, joined.json()["token"])
+    await host.connect()
+    await guest.connect()
+    assert (await host.host("start"))["type"] == "ack"
+    await host.wait_state(lambda s: s["view"] is not None)
+    rng = random.Random(4)
+    await play_humans([host, guest], rng, calm, stop=lambda s: s["view"]["hands_played"] >= 1)
+    # Between hands the host seats a bot in the free seat: it buys in and is dealt in.
+    assert (await host.host("add_bot", seat=2))["type"] == "ack"
+    await play_humans([host, guest], rng, calm,
+                      stop=lambda s: any(e["type"] not in ("joined",) for e in bot_events(host, 2)))
+    assert any(e["type"] == "joined" for e in bot_events(host, 2))
+    assert (await host.host("remove_bot", seat=2))["type"] == "ack"
+    await play_humans([host, guest], rng, calm)
+    assert host.state is not None and host.state["outcome"] is not None
+    assert any(e["type"] in ("leaving", "left", "cash_out", "cashed_out") for e in bot_events(host, 2)), \
+        [e["type"] for e in bot_events(host, 2)]
+    await host.close()
+    await guest.close()

@@ -831,6 +831,8 @@ class Room:
         member = self.seated().get(seat)
         if member is None:
             raise RoomError("empty_seat", "Nobody sits in that seat.")
+        if room_bots.bot_level(member) is not None:
+            raise RoomError("bot_seat", "A bot cannot be the host.")
         await queries.update_room(self.manager.engine, self.id, host_member=member.id)
         self.host_member = member.id
         for other in list(self.subscribers):

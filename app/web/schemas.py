@@ -111,6 +111,7 @@ class SeatInfo(BaseModel):
     connected: bool
     host: bool
     free: bool
+    bot: str | None = None  # a bot's level: a friend may still take its seat
 
 
 class RoomInfo(BaseModel):

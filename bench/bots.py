@@ -36,21 +36,29 @@ from app.games import get
 TIMINGS: dict[str, list[float]] = {"palace": [], "thousand": [], "holdem": []}
 
 
+def calm_random(game_name: str, view: Any, legal: Any, rng: Any) -> dict[str, Any]:
+    """A random player that never picks up or draws while it could play (the way people play)."""
+    plays = [a for a in legal if a["type"] not in ("pick_up", "draw", "keep")]
+    return random_player(game_name, view, plays or legal, rng)
+
+
 def opponents(kind: str) -> Player:
-    return random_player if kind == "random" else bot("easy")
+    return {"random": random_player, "calm": calm_random}.get(kind) or bot("easy")
 
 
 def palace(games: int, players: int, level: str, against: str) -> float:
-    """Share of games in which the bot (seat rotating) is the loser."""
+    """Share of games in which the bot (seat rotating) is the loser; ``level`` "random" or "calm"
+    puts that player in the bot's seat instead (the baseline)."""
     game = get("palace")
     sheet = game.sheet({"finish": "play_to_last"}, preset="hiina-turakas")
     lost = 0
     for index in range(games):
         seat = index % players
         seats = [opponents(against) for _ in range(players)]
-        seats[seat] = bot(level)
+        seats[seat] = bot(level) if level in LEVELS else opponents(level)
         result = play(game, sheet, seats, f"palace-{players}-{level}-{against}-{index}", timed=[seat])
-        TIMINGS["palace"].extend(result.timings)
+        if level in LEVELS:
+            TIMINGS["palace"].extend(result.timings)
         outcome = game.outcome(result.state)
         assert outcome is not None
         if seat in outcome.placings[-1]:
@@ -134,12 +142,12 @@ def main() -> None:
     if "palace" in only:
         print(f"Palace (hiina-turakas played to the last), {args.palace} games a line: "
               "the bot is the loser in")
-        for level in LEVELS:
+        print("  (random: any legal move; calm: random, but never picks up or draws while it could play)")
+        for level in ("random", "calm", *LEVELS):
             for players in (3, 4):
-                for against in ("random", "easy"):
+                for against in ("random", "calm", "easy"):
                     rate = palace(args.palace, players, level, against)
-                    print(f"  {level:4}  {players} players vs {against:6}  {rate:6.1%}"
-                          f"   (a random seat: {1 / players:.0%})")
+                    print(f"  {level:6}  {players} players vs {against:6}  {rate:6.1%}")
     if "thousand" in only:
         print(f"Thousand (tuhat, 3 players, to 1000), {args.thousand} games a line:")
         for level in LEVELS:

@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app.store import queries
+from app.store.db import make_engine
 from tests.e2e.client import TIMEOUT, Client, choose
 from tests.e2e.conftest import Backend
 from tests.games.holdem.helpers import concrete
@@ -122,7 +124,9 @@ async def test_host_seats_and_removes_a_bot_and_a_friend_takes_a_bots_seat(bot_s
     await host.close()
 
 
-async def test_practice_room_one_player_two_bots_plays_a_whole_palace_game(bot_server: ServerProcess) -> None:
+async def test_practice_room_one_player_two_bots_plays_a_whole_palace_game(
+    backend: Backend, bot_server: ServerProcess
+) -> None:
     room, token = await open_room(bot_server.http, 3)
     host = Client(bot_server.ws, room, token)
     await host.connect()
@@ -140,6 +144,17 @@ async def test_practice_room_one_player_two_bots_plays_a_whole_palace_game(bot_s
     # Every seat's moves were made, the bots' marked as theirs in the log.
     assert {event["seat"] for event in bot_events(host)} == {1, 2}
     assert bot_events(watcher)
+    # In the stored log every move of seats 1 and 2 is a bot's, each with its own version.
+    engine = make_engine(backend.database_url())
+    try:
+        log = await queries.log_since(engine, room, 0, limit=1_000_000)
+    finally:
+        await engine.dispose()
+    moves = [e for e in log if e.kind != "deal"]
+    assert {e.seat for e in moves if e.kind == "bot"} == {1, 2}
+    assert all(e.kind == "bot" for e in moves if e.seat in (1, 2))
+    assert all(e.kind == "move" for e in moves if e.seat == 0)
+    assert [e.version for e in log] == list(range(log[0].version, log[0].version + len(log)))
     await host.close()
     await watcher.close()
 

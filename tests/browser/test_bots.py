@@ -46,3 +46,25 @@ def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: C
     page.click('#host-controls button[data-op=remove_bot][data-seat="1"]')
     page.wait_for_function("() => window.houserules.room.seats[1].name === null")
     assert page.locator("#people .tag.bot").count() == 0
+
+
+def test_a_friend_takes_a_bots_seat_from_the_invite_page(people: Callable[..., Player]) -> None:
+    host = people()
+    friend = people()
+    invite = create_room(host, "palace", seats=3, name="Kati")
+    page = host.page
+    page.wait_for_selector("#host-controls button[data-op=add_bot]")
+    page.select_option("#bot-seat", value="1")
+    page.click("#host-controls button[data-op=add_bot]")
+    page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+    # The invite page offers the bot's seat, saying whose place the friend takes.
+    friend.page.goto(invite)
+    friend.page.wait_for_selector("#join:not([hidden])")
+    label = friend.page.locator('label[for="join-seat-1"]')
+    assert "Bot 1" in label.inner_text()
+    friend.page.fill("#join-name", "Mari")
+    friend.page.check("#join-seat-1")
+    friend.page.click("#join-button")
+    friend.page.wait_for_function("() => window.houserules && window.houserules.seat === 1")
+    page.wait_for_function("() => window.houserules.room.seats[1].name === 'Mari'")
+    assert page.locator("#people .tag.bot").count() == 0

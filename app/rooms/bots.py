@@ -147,14 +147,15 @@ class BotDriver:
         """Arm one timer for the next bot move, if any seat to act is played by bot."""
         self.cancel()
         room = self.room
+        for member in room.seated().values():
+            if leaving(member) and _gone_from_table(room, member):
+                room.manager.spawn(self._release(member.id))
         if room.status != "playing" or room.state is None or room.game.outcome(room.state) is not None:
             return
         settings = room.manager.settings
         now = time.time()
         due: float | None = None
-        for seat, member in room.seated().items():
-            if leaving(member) and _seat_open(room, seat):
-                room.manager.spawn(self._release(member.id))
+        for seat in room.seated():
             driver = self.driver_of(seat)
             if driver is None:
                 continue
@@ -179,7 +180,7 @@ class BotDriver:
             member = room.members.get(member_id)
             if member is None or member.status != "seated" or member.seat is None:
                 return
-            if not (leaving(member) and room.state is not None and _seat_open(room, member.seat)):
+            if not (leaving(member) and _gone_from_table(room, member)):
                 return
             await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
             member.status, member.seat = "gone", None
@@ -289,6 +290,13 @@ def _seat_open(room: Room, seat: int) -> bool:
     """The game's table has this seat free (a newcomer could join it)."""
     return room.state is not None and any(
         a.get("type") == "join" for a in room.game.table_actions(room.state, seat))
+
+
+def _gone_from_table(room: Room, member: Member) -> bool:
+    """A bot's seat is no longer at the game's table: cashed out, or the game is over."""
+    if member.seat is None or room.status != "playing" or room.state is None:
+        return True
+    return room.game.outcome(room.state) is not None or _seat_open(room, member.seat)
 
 
 def _table_game(room: Room) -> bool:

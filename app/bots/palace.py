@@ -12,8 +12,9 @@ the pile, P12), 10s (burn, P15) and 8s (transparent on many sheets, P13).
 - cuts in, adds drawn cards and lays down fours whenever it can (P16, P17);
 - picks up the pile only when it must.
 
-"easy": ready at once, plays a random fitting card (single cards only), picks up only when it
-must, and takes out-of-turn moves only half the time.
+"easy": ready at once, plays a random fitting rank (all its cards of that rank), keeping the
+specials back when an ordinary card fits, picks up only when it must, and takes out-of-turn moves
+only half the time.
 """
 
 from __future__ import annotations
@@ -145,8 +146,12 @@ def _easy(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) 
     if extras and rng.random() < 0.5:
         return rng.choice(extras)
     plays = [a for a in legal if a["type"] in PLAYS]
-    singles = [a for a in plays if len(_cards_of(view, a)) <= 1]
-    if singles or plays:
-        return rng.choice(singles or plays)
+    if plays:
+        ordinary = [a for a in plays if _play_key(view, a)[0] == 0]
+        pick = rng.choice(ordinary or plays)
+        rank = _cards_of(view, pick)[0][0] if _cards_of(view, pick) else None
+        same = [a for a in plays if a["type"] == pick["type"] and _cards_of(view, a)
+                and _cards_of(view, a)[0][0] == rank]
+        return max(same, key=lambda a: len(_cards_of(view, a))) if same else pick
     rest = [a for a in legal if a["type"] not in EXTRAS]
     return rng.choice(rest or list(legal))

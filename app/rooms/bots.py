@@ -13,7 +13,7 @@ action first, ``apply`` (validated), then one commit with the version check befo
 published, then the automatic moves after it. It is logged with the kind ``bot`` (its events say
 ``"bot": true``). A bot waits a human-like moment first (``bot_delay_min``..``bot_delay_max``
 seconds; 0 in tests). The driver re-plans after every commit, connection and restart, so bots
-keep playing when a server comes back.
+keep playing when a server comes back and someone connects to the room.
 """
 
 from __future__ import annotations
@@ -151,6 +151,11 @@ class BotDriver:
             if leaving(member) and _gone_from_table(room, member):
                 room.manager.spawn(self._release(member.id))
         if room.status != "playing" or room.state is None or room.game.outcome(room.state) is not None:
+            return
+        if not room.subscribers:
+            # Bots play where the room's sockets are (the instance the proxy routes the room to;
+            # another instance that loaded the room would see everyone as away): with nobody
+            # watching anywhere here they wait, and go on when someone connects.
             return
         settings = room.manager.settings
         now = time.time()

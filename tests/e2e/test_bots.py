@@ -278,3 +278,19 @@ async def test_a_bot_sits_down_at_a_running_holdem_table_plays_and_leaves(bot_se
         [e["type"] for e in bot_events(host, 2)]
     await host.close()
     await guest.close()
+
+
+async def test_practice_thousand_one_player_two_bots_to_the_target(bot_server: ServerProcess) -> None:
+    room, token = await open_room(bot_server.http, 3, game="thousand", preset="tuhat",
+                                  options={"target_score": 300})
+    host = Client(bot_server.ws, room, token)
+    await host.connect()
+    assert (await host.host("add_bot", seat=1))["type"] == "ack"
+    assert (await host.host("add_bot", seat=2, level="easy"))["type"] == "ack"
+    await host.wait_state(lambda s: s["view"] is not None)
+    await play_to_end(host, random.Random(8))
+    assert host.state is not None and host.state["outcome"] is not None
+    assert max(host.state["view"]["scores"]) >= 300
+    kinds = {event["type"] for event in bot_events(host)}
+    assert {"bid", "play"} <= kinds or {"pass", "play"} <= kinds, kinds
+    await host.close()

@@ -124,7 +124,13 @@ class BotDriver:
         legal = game.legal_actions(state, seat)
         view = game.view(state, seat)
         if legal:
-            return bots.choose(game.name, view, legal, self.rng, level), "turn"
+            try:
+                return bots.choose(game.name, view, legal, self.rng, level), "turn"
+            except Exception:
+                # A bot's bug must not stall the table: the game's own default move instead.
+                log.exception("bot of room %s could not choose; the default move is made", room.id)
+                fallback = game.timeout_action(state, seat)
+                return (fallback, "turn") if fallback is not None else None
         offered = room.table_actions(state, seat)
         move = bots.table_move(game.name, view, offered)
         return (move, "table") if move is not None else None
@@ -222,7 +228,15 @@ class BotDriver:
                 state, events = room.game.apply(ready, seat, action)
             except IllegalAction:
                 log.exception("bot move refused in room %s", room.id)
-                return
+                fallback = room.game.timeout_action(ready, seat)
+                if fallback is None:
+                    return
+                action = fallback
+                try:
+                    state, events = room.game.apply(ready, seat, action)
+                except IllegalAction:
+                    log.exception("default move refused in room %s", room.id)
+                    return
             entry = LogEntry(room.version + len(before) + 1, room.game_no, "bot", seat, action,
                              [_event_row(e) for e in events])
             state, after = room._auto_entries(state, entry.version, room.game_no)

@@ -176,8 +176,8 @@ async def test_a_disconnected_seat_is_played_by_a_bot_and_handed_back(bot_server
     assert bot_events(host, 1), "no bot took over the disconnected seat"
     taken = await room_message(host, lambda m: m["seats"][1]["stand_in"])
     assert not taken["seats"][1]["connected"]
-    if host.state is not None and host.state["outcome"] is not None:
-        return  # the bot finished the game for the friend
+    # The bot's first move for the friend (a swap or a play) cannot have ended the game.
+    assert host.state is not None and host.state["outcome"] is None
     # The friend comes back: the seat is theirs again from the next move.
     friend.received.clear()
     await friend.connect(last_version=friend.version)

@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     finished_retention_days: float = Field(30.0, ge=0)
     # How often the housekeeping (idle unload, expiry) runs, in seconds.
     sweep_seconds: float = Field(30.0, gt=0)
+    # Seconds a bot waits before its move, drawn evenly from this range (people need a moment
+    # to follow a bot's move; 0 and 0 in tests).
+    bot_delay_min: float = Field(0.6, ge=0)
+    bot_delay_max: float = Field(1.5, ge=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -179,6 +179,15 @@ class RuleSheetBase(BaseModel):
         le=600,
     )
 
+    bot_takeover_seconds: int = option(
+        0,
+        "Seconds a player may be disconnected before a bot plays for them until they return; 0 is never.",
+        "Sekundid, mille järel lahkunud mängija eest mängib robot, kuni ta naaseb; 0 tähendab mitte kunagi.",
+        "Sekunnit, joiden jälkeen poistuneen pelaajan puolesta pelaa botti, kunnes hän palaa; 0 = ei ikinä.",
+        ge=0,
+        le=3600,
+    )
+
     def min_players(self) -> int:
         return self.MIN_PLAYERS
 

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import new_seed
+from app.rooms import bots as room_bots
 from app.rooms import metrics
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
@@ -123,8 +124,10 @@ def _visible(row: Mapping[str, Any], seat: int | None, version: int = 0, since: 
 
 
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
-    # The event's own type and the log's version come last: no key of a game's data may replace them.
-    return {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
+    event = {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
+    if entry.kind == "bot":
+        event["bot"] = True  # a bot's move (a bot's seat, or a stand-in for an absent player)
+    return event
 
 
 class Room:
@@ -147,6 +150,7 @@ class Room:
         # needed; the room tally across rematches is made from them.
         self.results: list[dict[str, Any]] | None = None
         self._load(record)
+        self.bots = room_bots.BotDriver(self)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -233,8 +237,12 @@ class Room:
         taken = self.seated()
         free = set(self.free_seats())
         # One entry per seat, empty ones too, so a join form can offer the free ones.
+        stand_ins = self.bots.stand_ins()
+        # A bot's seat is free for a person to take (the bot then leaves).
         seats = [{"seat": seat, "name": taken[seat].name if seat in taken else None,
-                  "connected": seat in connected, "host": seat == host, "free": seat in free}
+                  "connected": seat in connected, "host": seat == host,
+                  "free": seat in free or room_bots.bot_level(taken.get(seat)) is not None,
+                  "bot": room_bots.bot_level(taken.get(seat)), "stand_in": seat in stand_ins}
                  for seat in range(max(self.capacity, self.players))]
         pending = [{"request": m.id, "name": m.name, "seat": m.wanted_seat}
                    for m in self.members.values() if m.status == "pending"] if for_host else []
@@ -409,6 +417,7 @@ class Room:
             self.subscribers.add(sub)
             self._attach_count += 1
             self.attached[sub] = self._attach_count
+            self.bots.note_connections()  # a returning player takes the seat back from its bot
             await self._send_catch_up(sub, last_version)
             for line in self.chat:
                 sub.send(_dumps(line))
@@ -452,6 +461,7 @@ class Room:
         async with self.lock:
             if sub in self.subscribers:
                 self._forget(sub)
+                self.bots.note_connections()
                 self.publish_room()
 
     # -- the actor ---------------------------------------------------------------------------
@@ -728,6 +738,8 @@ class Room:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if hasattr(self, "bots"):
+            self.bots.schedule()  # after every commit, load and reload: the bots' next move
         if self.deadline is None or self.status != "playing":
             return
         loop = asyncio.get_running_loop()
@@ -808,7 +820,8 @@ class Room:
         async with self.lock:
             if self.closed:
                 raise RoomGone(self.id)
-            free = self.free_seats()
+            # Seats nobody holds first, then bots' seats: a person may take a bot's place.
+            free = self.free_seats() + room_bots.bot_seats(self)
             if seat is not None and seat not in free:
                 raise RoomError("seat_taken", "That seat is not free.", 409)
             if not free:
@@ -822,6 +835,8 @@ class Room:
             token_hash = hash_token(token)
             status = "pending" if self.approval else "seated"
             given = None if self.approval else (seat if seat is not None else free[0])
+            if given is not None:
+                await room_bots.take_bot_seat(self, given)
             since = self.version + 1
             member_id = await queries.add_member(self.manager.engine, self.id, {
                 "name": name, "token_hash": token_hash, "status": status, "seat": given, "wanted_seat": seat,
@@ -938,7 +953,7 @@ class Room:
         member = self._request_arg(args)
         if member is None or member.status != "pending":
             raise RoomError("unknown_request", "There is no such request to join.")
-        free = self.free_seats()
+        free = self.free_seats() + room_bots.bot_seats(self)
         seat = args.get("seat", member.wanted_seat)
         if seat is None:
             if not free:
@@ -946,6 +961,7 @@ class Room:
             seat = free[0]
         if not isinstance(seat, int) or seat not in free:
             raise RoomError("seat_taken", "That seat is not free.")
+        await room_bots.take_bot_seat(self, seat)
         since = self.version + 1
         await queries.update_member(self.manager.engine, member.id, status="seated", seat=seat,
                                     seat_since=since)
@@ -956,6 +972,15 @@ class Room:
                 other.send(_dumps(self.welcome_message(other)))
                 other.send(_dumps(self.state_message(seat, [])))
         return None
+
+    async def _host_add_bot(self, args: dict[str, Any]) -> list[LogEntry] | None:
+        await room_bots.add_bot(self, args)
+        if room_bots.practice_ready(self):
+            return await self._deal()  # one person and bots: practice starts at once
+        return None
+
+    async def _host_remove_bot(self, args: dict[str, Any]) -> None:
+        await room_bots.remove_bot(self, args)
 
     async def _host_reject(self, args: dict[str, Any]) -> None:
         member = self._request_arg(args)
@@ -985,6 +1010,8 @@ class Room:
         member = self.seated().get(seat)
         if member is None:
             raise RoomError("empty_seat", "Nobody sits in that seat.")
+        if room_bots.bot_level(member) is not None:
+            raise RoomError("bot_seat", "A bot cannot be the host.")
         await queries.update_room(self.manager.engine, self.id, host_member=member.id)
         self.host_member = member.id
         for other in list(self.subscribers):

@@ -51,8 +51,9 @@ class ChatMsg(_Msg):
 class HostMsg(_Msg):
     type: Literal["host"]
     id: MsgId
-    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet"]
+    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet", "add_bot", "remove_bot"]
     seat: Count | None = None
+    level: Literal["easy", "good"] | None = None
     request: Count | None = None
     options: StorableJson | None = None
 
@@ -139,6 +140,7 @@ class SeatInfo(BaseModel):
     connected: bool
     host: bool
     free: bool
+    bot: str | None = None  # a bot's level: a friend may still take its seat
 
 
 class RoomInfo(BaseModel):

@@ -5,6 +5,7 @@ import { api, loadSeat, saveSeat, forgetSeat, lastName, rememberName } from "./a
 import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
+import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 
 const TABLES = {
   palace: () => import("./tables/palace.js"),
@@ -425,7 +426,8 @@ function addLog(event) {
   if (session.seenEvents.has(key)) return;
   session.seenEvents.add(key);
   const list = $("#log");
-  list.append(h("li", { dataset: { type: event.type, version: event.version } }, describeEvent(event)));
+  list.append(h("li", { dataset: { type: event.type, version: event.version, bot: event.bot ? "1" : undefined } },
+    describeEvent(event), botMark(event)));
   while (list.children.length > 200) list.removeChild(list.firstChild);
   list.scrollTop = list.scrollHeight;
 }
@@ -509,6 +511,7 @@ function renderRoom() {
     h("span", { class: "dot", "aria-hidden": "true" }),
     seat.name || h("em", {}, t("empty seat")),
     seat.host ? h("span", { class: "tag" }, t("host")) : null,
+    botTag(seat),
     you ? h("span", { class: "tag" }, t("you")) : null,
     seat.name ? h("span", { class: "visually-hidden" }, seat.connected ? t("connected") : t("not connected")) : null));
   }
@@ -636,7 +639,7 @@ function renderHost() {
           .catch((error) => notice(errorText(error.code, error.message))),
       }, t("Refuse"))));
   }
-  const others = (room.seats || []).filter((s) => s.name && s.seat !== session.seat);
+  const others = (room.seats || []).filter((s) => s.name && !s.bot && s.seat !== session.seat);
   if (others.length) {
     const select = h("select", { "aria-label": t("Player") },
       others.map((s) => h("option", { value: s.seat }, s.name)));
@@ -658,6 +661,8 @@ function renderHost() {
         },
       }, t("Remove"))));
   }
+  controls.append(...botControls(room, (op, args) => send({ type: "host", op, ...args })
+    .catch((error) => notice(errorText(error.code, error.message)))));
 }
 
 // ---- chat, notices ----------------------------------------------------------------------------
@@ -726,7 +731,7 @@ function showJoin(reason) {
     const id = `join-seat-${seat.seat}`;
     box.append(h("label", { class: "choice", for: id },
       h("input", { type: "radio", name: "seat", id, value: seat.seat, checked: index === 0 }),
-      t("Seat {n}", { n: seat.seat + 1 })));
+      t("Seat {n}", { n: seat.seat + 1 }), joinSeatNote(seat)));
   });
   if (!free.length) box.append(h("p", { class: "note" }, t("All seats are taken. You can watch.")));
   $("#join-button").hidden = !free.length;

@@ -1,0 +1,283 @@
+"""The Thousand (Tuhat) bot.
+
+The view carries no rule sheet: the bid limit of the sheet [T8] shows in the legal bids, bombs and
+"left 100" in the legal moves; marriages are valued as the seed values them (spades 40, clubs 60,
+diamonds 80, hearts 100) [T8].
+
+"good":
+- auction [T7, T8]: always looks at its hand, estimates the points it would take (sure tricks
+  from the top of each suit, aces and tens, marriages it holds and the trumps they would make,
+  something from the talon) and bids up to that estimate, within the sheet's limit; as opener it
+  lets a weak hand ride on the compulsory 100 ("left 100" [T12], where the sheet has it). It asks
+  for a "17 or less" redeal [T5] when offered and never runs the nine lottery [T6];
+- after the talon [T9]: gives (or lays aside) the cards whose loss costs its estimate least, raises
+  the contract when the estimate is clearly above it, and uses a bomb [T10] when it is clearly below;
+- tricks [T14, T15]: declares a marriage whenever it may (the dearest one), leads its winners and
+  keeps marriage cards back, wins a trick with its cheapest winning card when that pays, gives
+  points to the other defender when it takes the trick from the bidder, and otherwise plays its
+  cheapest card.
+
+"easy": looks, bids the compulsory opening only, gives its lowest cards, declares marriages on
+the lead and otherwise plays a random legal card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Action = dict[str, Any]
+
+POINTS: dict[str, int] = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+ORDER = "9JQKTA"
+RANK: dict[str, int] = {r: i for i, r in enumerate(ORDER)}
+MARRIAGE: dict[str, int] = {"s": 40, "c": 60, "d": 80, "h": 100}
+SUITS = "cdhs"
+
+# What a sure trick brings beyond its own card: the opponents' cards in it (3 players).
+CAPTURE = 7
+# What the talon adds to the estimate before it is seen (three cards, minus two given away).
+TALON_HOPE = 15
+# How far the estimate must stand above a bid before the bot goes that high.
+MARGIN = 5
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str) -> Action:
+    if level == "easy":
+        return _easy(view, legal, rng)
+    return _good(view, legal, rng)
+
+
+# -- hand evaluation ----------------------------------------------------------------------
+
+
+def _points(cards: Sequence[str]) -> int:
+    return sum(POINTS[c[0]] for c in cards)
+
+
+def _by_suit(hand: Sequence[str]) -> dict[str, list[str]]:
+    suits: dict[str, list[str]] = {s: [] for s in SUITS}
+    for card in hand:
+        suits[card[1]].append(card[0])
+    for ranks in suits.values():
+        ranks.sort(key=RANK.__getitem__, reverse=True)
+    return suits
+
+
+def marriages(hand: Sequence[str]) -> list[str]:
+    cards = set(hand)
+    return [s for s in SUITS if "K" + s in cards and "Q" + s in cards]
+
+
+def estimate(hand: Sequence[str]) -> int:
+    """The points this hand should take as the bidder: tricks, marriages and trumps."""
+    total = 0
+    suits = _by_suit(hand)
+    held = marriages(hand)
+    for suit, ranks in suits.items():
+        run = 0
+        for rank in reversed(ORDER):  # A, T, K, ...: the top of the suit in a row wins
+            if rank in ranks and run < max(1, 6 - len(ranks)):
+                run += 1
+            else:
+                break
+        for rank in ranks[:run]:
+            total += POINTS[rank] + CAPTURE
+        for rank in ranks[run:]:
+            if rank == "T":
+                total += 4  # a ten behind a missing ace wins now and then
+            elif rank in "KQ" and suit not in held:
+                total += 1
+    best = max((MARRIAGE[s] for s in held), default=0)
+    # A second marriage is usually declared too; count it at half, the risk of not leading it.
+    rest = sorted((MARRIAGE[s] for s in held), reverse=True)[1:]
+    total += best + sum(v // 2 for v in rest)
+    if held:
+        trumps = max(held, key=MARRIAGE.__getitem__)
+        length = len(suits[trumps])
+        total += 7 + max(0, length - 3) * 10  # K and Q come home, long trumps win tricks
+    return total
+
+
+# -- the good bot --------------------------------------------------------------------------
+
+
+def _good(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    kinds = {a["type"] for a in legal}
+    phase = view.get("phase")
+    hand: list[str] = list(view.get("hand") or [])
+    if phase == "lottery":
+        return rng.choice([a for a in legal if a["type"] == "guess"] or list(legal))
+    if phase == "auction":
+        return _bid(view, legal, hand, kinds)
+    if phase == "talon":
+        return rng.choice(list(legal))
+    if phase == "exchange":
+        return _exchange(view, legal, hand, kinds)
+    plays = [a for a in legal if a["type"] == "play"]
+    if plays:
+        return _play(view, plays, hand)
+    return legal[0]
+
+
+def _bid(view: Mapping[str, Any], legal: Sequence[Action], hand: list[str], kinds: set[str]) -> Action:
+    if "look" in kinds:
+        return {"type": "look"}
+    if "redeal" in kinds:
+        return {"type": "redeal"}
+    bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: int(a["value"]))
+    if "pass" not in kinds:  # the compulsory opening bid
+        return bids[0] if bids else legal[0]
+    worth = estimate(hand) + TALON_HOPE - MARGIN
+    affordable = [a for a in bids if int(a["value"]) <= worth]
+    if affordable:
+        return affordable[0]  # one step at a time; the others may give up first
+    return {"type": "pass"}
+
+
+def _exchange(view: Mapping[str, Any], legal: Sequence[Action], hand: list[str], kinds: set[str]) -> Action:
+    contract = int(view.get("contract") or 0)
+    gives = [a for a in legal if a["type"] in ("give", "discard")]
+    best: tuple[tuple[int, int], Action] | None = None
+    for action in gives:
+        away = _given_cards(action)
+        kept = list(hand)
+        for card in away:
+            kept.remove(card)
+        key = (estimate(kept), -_points(away))
+        if best is None or key > best[0]:
+            best = (key, action)
+    after = best[0][0] if best is not None else estimate(hand)
+    if "bomb" in kinds and after < contract - 25:
+        return {"type": "bomb"}
+    raises = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: int(a["value"]))
+    affordable = [a for a in raises if int(a["value"]) <= after - 2 * MARGIN]
+    if affordable:
+        return affordable[-1]
+    if best is not None:
+        return best[1]
+    return legal[0]
+
+
+def _given_cards(action: Action) -> list[str]:
+    cards = action["cards"]
+    if isinstance(cards, Mapping):
+        out: list[str] = []
+        for value in cards.values():
+            out.extend([value] if isinstance(value, str) else list(value))
+        return out
+    return list(cards)
+
+
+def _beats(card: str, best: str, led: str, trump: str | None) -> bool:
+    if card[1] == best[1]:
+        return RANK[card[0]] > RANK[best[0]]
+    return card[1] == trump and best[1] != trump
+
+
+def _winning(trick: Sequence[Sequence[Any]], trump: str | None) -> tuple[int, str]:
+    seat, best = int(trick[0][0]), str(trick[0][1])
+    led = best[1]
+    for who, card in trick[1:]:
+        if _beats(str(card), best, led, trump):
+            seat, best = int(who), str(card)
+    return seat, best
+
+
+def _seen(view: Mapping[str, Any], hand: Sequence[str]) -> set[str]:
+    seen = set(hand)
+    for key in ("trick", "last_trick"):
+        for _, card in view.get(key) or []:
+            seen.add(str(card))
+    return seen
+
+
+def _top(card: str, seen: set[str]) -> bool:
+    """No higher card of its suit can be out against it, as far as the seat has seen."""
+    return all(r + card[1] in seen for r in ORDER[RANK[card[0]] + 1 :])
+
+
+def _cheap_key(card: str, hand: Sequence[str], trump: str | None) -> tuple[int, int, int, int]:
+    """Smaller is cheaper to give away: no marriage broken, no trump, few points, low rank."""
+    in_marriage = card[0] in "KQ" and card[1] in marriages(hand)
+    return (int(in_marriage), int(card[1] == trump), POINTS[card[0]], RANK[card[0]])
+
+
+def _play(view: Mapping[str, Any], plays: list[Action], hand: list[str]) -> Action:
+    trick = view.get("trick") or []
+    trump = view.get("trump")
+    me = view.get("seat")
+    bidder = view.get("bidder")
+    declares = [a for a in plays if a.get("declare")]
+    if declares:
+        # The dearest marriage; lead its queen, the cheaper half.
+        return max(declares, key=lambda a: (MARRIAGE[a["card"][1]], a["card"][0] == "Q"))
+    cards = [str(a["card"]) for a in plays]
+    seen = _seen(view, hand)
+    if not trick:
+        return {"type": "play", "card": _lead(cards, hand, trump, seen)}
+    players = len(view.get("active") or []) or 3
+    last = len(trick) == players - 1
+    win_seat, win_card = _winning(trick, trump)
+    led = str(trick[0][1])[1]
+    winners = [c for c in cards if _beats(c, win_card, led, trump)]
+    table_points = _points([str(c) for _, c in trick])
+    partner_wins = me != bidder and win_seat != bidder and bidder is not None
+    bidder_played = any(int(s) == bidder for s, _ in trick)
+    if partner_wins and (last or bidder_played):
+        # The other defender takes it: give him points.
+        def gift(card: str) -> tuple[int, int]:
+            return (POINTS[card[0]] - 20 * _cheap_key(card, hand, trump)[0], -RANK[card[0]])
+
+        return {"type": "play", "card": max(cards, key=gift)}
+    if winners:
+        cheapest = min(winners, key=lambda c: _cheap_key(c, hand, trump))
+        if last or _top(cheapest, seen | {c for _, c in trick}):
+            if last and table_points == 0 and POINTS[cheapest[0]] >= 10 and cheapest[1] != led:
+                pass  # trumping a pointless trick with a big trump is a waste
+            else:
+                return {"type": "play", "card": cheapest}
+        strongest = max(winners, key=lambda c: RANK[c[0]] + (10 if c[1] == trump else 0))
+        if _top(strongest, seen) and (table_points > 0 or me == bidder):
+            return {"type": "play", "card": strongest}
+    return {"type": "play", "card": min(cards, key=lambda c: _cheap_key(c, hand, trump))}
+
+
+def _lead(cards: list[str], hand: list[str], trump: str | None, seen: set[str]) -> str:
+    held = marriages(hand)
+    tops = [c for c in cards if _top(c, seen) and not (c[0] in "KQ" and c[1] in held)]
+    if tops:
+        # Trump winners first (they draw the opponents' trumps), then the dearest winner.
+        return max(tops, key=lambda c: (c[1] == trump, POINTS[c[0]]))
+    safe = [c for c in cards if not (c[0] in "KQ" and c[1] in held)] or cards
+    suits = _by_suit(hand)
+    # A low card from the shortest side suit, so that suit can be trumped later.
+    return min(safe, key=lambda c: (c[1] == trump, POINTS[c[0]] >= 10, len(suits[c[1]]), POINTS[c[0]]))
+
+
+# -- the easy bot --------------------------------------------------------------------------
+
+
+def _easy(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    kinds = {a["type"] for a in legal}
+    phase = view.get("phase")
+    if phase == "auction":
+        if "look" in kinds:
+            return {"type": "look"}
+        bids = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: int(a["value"]))
+        if "pass" not in kinds and bids:
+            return bids[0]
+        return {"type": "pass"} if "pass" in kinds else legal[0]
+    if phase == "exchange":
+        gives = [a for a in legal if a["type"] in ("give", "discard")]
+        if gives:
+            return min(gives, key=lambda a: (_points(_given_cards(a)), sorted(_given_cards(a))))
+    if phase == "play":
+        plays = [a for a in legal if a["type"] == "play"]
+        declares = [a for a in plays if a.get("declare")]
+        if declares and not view.get("trick"):
+            return rng.choice(declares)
+        plain = [a for a in plays if not a.get("declare")]
+        return rng.choice(plain or plays)
+    return rng.choice(list(legal))

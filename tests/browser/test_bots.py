@@ -1,0 +1,70 @@
+"""A bot in the browser: the host seats one from the host panel, plays a Palace game against it to
+the end (the bot waits its human-like moment before each move), and removes it afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.browser.conftest import Player
+from tests.browser.helpers import create_room, legal, version, wait_version_above
+from tests.browser.test_palace import move
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: Callable[..., Player]) -> None:
+    host = people()
+    create_room(host, "palace", seats=2, name="Kati")
+    page = host.page
+    page.wait_for_selector("#host-controls button[data-op=add_bot]")
+    page.select_option("#bot-level", value="good")
+    page.click("#host-controls button[data-op=add_bot]")
+    # One person and a bot fill the room: the game starts at once.
+    page.wait_for_selector(".felt.palace")
+    page.wait_for_function("() => window.houserules.state && window.houserules.state.view")
+    page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+    moves = 0
+    while True:
+        state = host.state()
+        assert state is not None
+        if state["outcome"]:
+            break
+        if legal(host):
+            move(host, keyboard=False)
+            moves += 1
+        else:
+            wait_version_above(host, version(host))  # the bot's move
+        assert moves < 800, "the game did not end"
+    page.wait_for_selector("#result:not([hidden])")
+    assert "Game over" in page.inner_text("#result")
+    # The bot's moves are marked in the log.
+    assert page.locator('#log li[data-bot="1"]').count() > 0
+    assert "bot" in page.inner_text('#log li[data-bot="1"] >> nth=0')
+    # After the game the host takes the bot out again.
+    page.click('#host-controls button[data-op=remove_bot][data-seat="1"]')
+    page.wait_for_function("() => window.houserules.room.seats[1].name === null")
+    assert page.locator("#people .tag.bot").count() == 0
+
+
+def test_a_friend_takes_a_bots_seat_from_the_invite_page(people: Callable[..., Player]) -> None:
+    host = people()
+    friend = people()
+    invite = create_room(host, "palace", seats=3, name="Kati")
+    page = host.page
+    page.wait_for_selector("#host-controls button[data-op=add_bot]")
+    page.select_option("#bot-seat", value="1")
+    page.click("#host-controls button[data-op=add_bot]")
+    page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+    # The invite page offers the bot's seat, saying whose place the friend takes.
+    friend.page.goto(invite)
+    friend.page.wait_for_selector("#join:not([hidden])")
+    label = friend.page.locator('label[for="join-seat-1"]')
+    assert "Bot 1" in label.inner_text()
+    friend.page.fill("#join-name", "Mari")
+    friend.page.check("#join-seat-1")
+    friend.page.click("#join-button")
+    friend.page.wait_for_function("() => window.houserules && window.houserules.seat === 1")
+    page.wait_for_function("() => window.houserules.room.seats[1].name === 'Mari'")
+    assert page.locator("#people .tag.bot").count() == 0

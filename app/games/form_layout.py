@@ -77,6 +77,20 @@ COMMON: dict[str, Placement] = {
         "Ajapank (lisasekundid mängijale)",
         "Aikapankki (lisäsekunnit pelaajalle)",
     ),
+    "decision_timer_seconds": _p(
+        "timers",
+        2,
+        "Time for an optional choice (seconds, 0 = waits)",
+        "Aeg valikuliseks otsuseks (sekundit, 0 = ootab)",
+        "Aika vapaaehtoiseen valintaan (sekuntia, 0 = odottaa)",
+    ),
+    "bot_takeover_seconds": _p(
+        "timers",
+        3,
+        "A bot plays for a dropped player after (seconds, 0 = never)",
+        "Robot mängib lahkunu eest pärast (sekundit, 0 = mitte kunagi)",
+        "Botti pelaa poistuneen puolesta (sekunnin jälkeen, 0 = ei koskaan)",
+    ),
 }
 
 PALACE = GameLayout(
@@ -89,6 +103,10 @@ PALACE = GameLayout(
         "decks": _p("dealing", 2, "Number of decks", "Pakkide arv", "Pakkojen määrä"),
         "jokers": _p("dealing", 3, "Jokers per deck", "Jokkereid paki kohta", "Jokereita pakkaa kohden"),
         "opening": _p("dealing", 4, "Who starts", "Kes alustab", "Kuka aloittaa"),
+        "opening_cards": _p(
+            "dealing", 5, "Which 3s count for who starts", "Millised kolmed loevad alustaja jaoks",
+            "Mitkä kolmoset ratkaisevat aloittajan",
+        ),
         "when_stuck": _p(
             "playing", 0, "When you cannot play", "Kui sa ei saa käia", "Kun et voi pelata", essential=True
         ),
@@ -203,6 +221,14 @@ HOLDEM = GameLayout(
             "Most bets per round",
             "Panuseid ringis kõige rohkem",
             "Panoksia kierroksella enintään",
+            shown_when={"variant": ["fixed_limit"]},
+        ),
+        "heads_up_uncapped": _p(
+            "playing",
+            1,
+            "No cap on raises heads-up",
+            "Kahekesi mängides tõstete piirang puudub",
+            "Kahdestaan korotuksilla ei ole kattoa",
             shown_when={"variant": ["fixed_limit"]},
         ),
         "straddle": _p("playing", 2, "Straddle", "Straddle", "Straddle"),
@@ -386,6 +412,13 @@ THOUSAND = GameLayout(
         ),
         "blind_bidding": _p("playing", 3, "Blind bidding", "Pime pakkumine", "Sokea huuto", essential=True),
         "left_100": _p("playing", 4, "“Left 100”", "„Jäetud 100”", "”Jätetty 100”"),
+        "must_beat": _p(
+            "playing",
+            6,
+            "Must head the trick when able",
+            "Kui saad, pead tihi üle lööma",
+            "Jos voit, sinun on lyötävä tikki yli",
+        ),
         "must_trump": _p(
             "playing",
             5,

@@ -572,10 +572,10 @@ class Room:
         if changed:
             self.manager.update_gauges()
         self.arm_timer()
-        if result is not None and self.results is not None:
-            self.results.append(result)
         if result is not None:
-            self.publish_room()
+            if self.results is not None:
+                self.results.append(result)
+            self._room_changed = True  # the tally rides in the room message, sent after the state
 
     def _result(self, state: Any, game_no: int) -> dict[str, Any] | None:
         """A finished game's result by name: the first place's seats win; a lone last place, after

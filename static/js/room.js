@@ -3,7 +3,7 @@
 
 import { api, loadSeat, saveSeat, forgetSeat, lastName, rememberName } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
-import { lang, t, tMaybe } from "./i18n.js";
+import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 
@@ -54,7 +54,7 @@ export function seatName(seat) {
 }
 
 export function errorText(code, message) {
-  return tMaybe(`error: ${code}`) || message || code;
+  return tServer(message, code);
 }
 
 function gameTitle(game) {
@@ -519,7 +519,7 @@ function renderRoom() {
   const free = (room.seats || []).some((s) => s.free);
   $("#take-seat").hidden = !(session.seat === null && !session.token && free);
   const watching = room.spectators || 0;
-  $("#watchers").textContent = watching === 1 ? t("1 watching") : t("{n} watching", { n: watching });
+  $("#watchers").textContent = tn("{n} is watching", "{n} are watching", watching);
   const lobby = room.status === "lobby";
   $("#lobby").hidden = !lobby;
   document.body.dataset.status = room.status || "";
@@ -557,7 +557,7 @@ async function saveLobbySheet() {
     await send({ type: "host", op: "sheet", options: lobbyForm.values() });
     $("#lobby-sheet-note").hidden = false;
   } catch (error) {
-    const text = error.code === "invalid_sheet" ? error.message : errorText(error.code, error.message);
+    const text = errorText(error.code, error.message);
     if (!(error.option && lobbyForm.showError(error.option, text))) {
       errorBox.textContent = text;
       errorBox.hidden = false;

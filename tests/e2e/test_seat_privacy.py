@@ -184,6 +184,8 @@ async def test_a_newcomer_at_a_fresh_table_seat_downloads_their_own_hands(
     sat = await newcomer.act({"type": "join", "seat": 2, "buy_in": 40, "post": True})
     assert sat["type"] == "ack", sat
     players = [*seated, newcomer]
+    for client in players:
+        await client.wait_version(sat["version"])
     for _ in range(2000):
         state = seated[0].state
         assert state is not None
@@ -202,8 +204,12 @@ async def test_a_newcomer_at_a_fresh_table_seat_downloads_their_own_hands(
             await client.wait_version(reply["version"])
     states = await states_by_version(backend.database_url(), room)
     final = states[max(states)]
-    expected = HOLDEM.history(final, 2)
-    assert expected is not None and expected != HOLDEM.history(final, None), "seat 2 never had hidden cards"
+    # The download names the players as the room knows them.
+    room_info = [r.message for r in newcomer.received if r.message["type"] == "room"][-1]
+    names = {s["seat"]: s["name"] for s in room_info["seats"] if s.get("name")}
+    expected = HOLDEM.history(final, 2, names)
+    public = HOLDEM.history(final, None, names)
+    assert expected is not None and expected != public, "seat 2 never had hidden cards"
     async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
         mine = await http.get(f"/api/rooms/{room}/history",
                               headers={"Authorization": f"Bearer {late.json()['token']}"})

@@ -32,6 +32,10 @@ class Clock:
     def perf_counter() -> float:
         return real_time.perf_counter()
 
+    @staticmethod
+    def monotonic() -> float:
+        return real_time.monotonic()
+
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:

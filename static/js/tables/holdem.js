@@ -3,7 +3,7 @@
 // out and in, rebuys, the ledger and a hand history to download.
 
 import { append, h, replace } from "../dom.js";
-import { lang, t, tMaybe } from "../i18n.js";
+import { lang, t, tMaybe, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
 
 const HAND_NAMES = [
@@ -418,7 +418,7 @@ export function describeEvent(event, seatName) {
     case "pot_won": return Object.entries(event.shares || {}).map(([seat, n]) => t("{name} wins {n}", { name: seatName(Number(seat)), n: chips(n) })).join(", ") + (event.hand ? ` — ${handName(event.hand)}` : "");
     case "sitting_out": return t("{name} sits out", { name: who });
     case "sitting_in": return t("{name} sits in", { name: who });
-    case "rebuy": return t("{name} buys {n} chips", { name: who, n: chips(event.amount) });
+    case "rebuy": return tn("{name} buys {n} chip", "{name} buys {n} chips", event.amount, { name: who, n: chips(event.amount) });
     case "left": return t("{name} leaves with {n}", { name: who, n: chips(event.cash_out) });
     case "hand_over": return t("Hand {n} is over", { n: event.hand });
     case "level": return t("Blinds rise to {sb}/{bb}", { sb: event.small_blind, bb: event.big_blind });

@@ -2,7 +2,7 @@
 // legal action list: a selection of cards is offered as a play only when it equals a legal action.
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { cardEl, cardName, rankLabel, sortCards } from "../cards.js";
 
 // Buttons for legal actions that carry no cards, in the order they are shown, with their keys.
@@ -521,7 +521,7 @@ export function describeEvent(event, seatName) {
       if (event.from === "face_up") return t("{name} played from the table: {cards}", { name: who, cards: cardsText(event.cards) });
       return t("{name} played {cards}", { name: who, cards: cardsText(event.cards) });
     case "drew":
-      return event.count === 1 ? t("{name} drew a card", { name: who }) : t("{name} drew {n} cards", { name: who, n: event.count });
+      return tn("{name} drew {n} card", "{name} drew {n} cards", event.count, { name: who });
     case "drew_cards":
       return t("You drew {cards}", { cards: cardsText(event.cards) });
     case "burned":
@@ -529,7 +529,7 @@ export function describeEvent(event, seatName) {
         ? t("{name} completed four of a kind: the pile is burned", { name: who })
         : t("{name} burned the pile", { name: who });
     case "picked_up":
-      return t("{name} picked up the pile ({n} cards)", { name: who, n: (event.cards || []).length });
+      return tn("{name} picked up the pile ({n} card)", "{name} picked up the pile ({n} cards)", (event.cards || []).length, { name: who });
     case "out":
       return t("{name} is out (place {n})", { name: who, n: event.place });
     case "game_over":

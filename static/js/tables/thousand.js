@@ -2,7 +2,7 @@
 // cards, tricks with trump and marriages, and the score sheet with totals and bombs.
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
 
 // Trick order within a suit (T1): 9 < J < Q < K < 10 < A; hands are shown grouped by suit.
@@ -400,13 +400,13 @@ export function describeEvent(event, seatName) {
     case "raise": return t("{name} raises the contract to {n}", { name: who, n: event.value });
     case "give": return t("{name} gives cards", { name: who });
     case "given": return t("{from} gave {to}: {card}", { from: seatName(event.from), to: seatName(event.to), card: Array.isArray(event.cards) ? cards(event.cards) : cardName(event.cards) });
-    case "discard": return t("{name} lays {n} cards aside", { name: who, n: event.count });
+    case "discard": return tn("{name} lays {n} card aside", "{name} lays {n} cards aside", event.count, { name: who });
     case "laid_aside": return t("You laid aside: {cards}", { cards: cards(event.cards) });
     case "bomb": return t("{name} plays a bomb", { name: who });
     case "play": return event.declare || event.marriage
       ? t("{name} plays {card} and declares the marriage", { name: who, card: cardName(event.card) })
       : t("{name} plays {card}", { name: who, card: cardName(event.card) });
-    case "trick": return t("{name} takes the trick ({n} points)", { name: seatName(event.winner), n: event.points });
+    case "trick": return tn("{name} takes the trick ({n} point)", "{name} takes the trick ({n} points)", event.points, { name: seatName(event.winner) });
     case "deal_scored": return scoreLine({ ...event, type: "deal" }, seatName, null);
     case "redeal": return t("{name} shows the hand: the cards are dealt again", { name: who });
     case "game_over": return t("The game is over.");

@@ -117,6 +117,14 @@ function connect() {
   socket.addEventListener("close", (event) => {
     // 4403: kicked or refused by the host; the token is dead, so there is nothing to come back to.
     if (event.code === 4403) session.closedByUs = true;
+    // 4409: this seat opened a newer socket elsewhere. Coming back on our own would close that one
+    // in turn, so two tabs would push each other out for ever: the player chooses instead.
+    if (event.code === 4409 && session.socket === socket) {
+      session.closedByUs = true;
+      setBanner(false);
+      $("#replaced").hidden = false;
+      document.body.classList.add("offline");
+    }
     clearInterval(session.pingTimer);
     for (const [, waiter] of session.pending) waiter.reject({ code: "offline", message: t("Connection lost. Reconnecting…") });
     session.pending.clear();
@@ -139,12 +147,22 @@ function receive(message) {
   switch (message.type) {
     case "kicked":
     case "refused":
+    case "left": {
+      const wasPending = session.seat === null;
       forgetSeat(roomId);
       session.token = null;
+      session.seat = null;
       session.closedByUs = true;
       $("#pending").hidden = true;
-      showJoin(message.type === "kicked" ? t("The host removed you from the room.") : t("The host did not approve your request."));
+      const reason = {
+        kicked: t("The host removed you from the room."),
+        refused: t("The host did not approve your request."),
+        left: wasPending ? t("Your request to join is withdrawn.") : t("You left the room. Your seat is free for someone else."),
+      }[message.type];
+      // The seats offered are the room's as they are now (the one just given up is free again).
+      api.room(roomId).then((info) => { session.info = info; }, () => {}).finally(() => showJoin(reason));
       break;
+    }
     case "welcome":
       setBanner(false);
       session.seat = message.seat ?? null;
@@ -190,6 +208,8 @@ function receive(message) {
         session.closedByUs = true;
         if (session.socket) session.socket.close();
         showJoin(errorText(message.code, message.message));
+      } else if (message.code === "too_many_sockets") {
+        // The banner the close brings (4409) says it; no second notice over it.
       } else if (message.code === "unknown_room") {
         session.closedByUs = true;
         showFatal(errorText(message.code, message.message));
@@ -518,6 +538,9 @@ function renderRoom() {
   // A spectator may still take a free seat.
   const free = (room.seats || []).some((s) => s.free);
   $("#take-seat").hidden = !(session.seat === null && !session.token && free);
+  // The host hands the role over before leaving (the server refuses otherwise), so the button is
+  // for the other seated players.
+  $("#leave-room").hidden = !(session.seat !== null && session.token && !session.host);
   const watching = room.spectators || 0;
   $("#watchers").textContent = tn("{n} is watching", "{n} are watching", watching);
   const lobby = room.status === "lobby";
@@ -810,6 +833,24 @@ async function takeSeat() {
   showJoin(null);
 }
 
+// Giving up one's seat (or join request) for good; the server answers with "left" (see receive).
+async function leaveRoom(question) {
+  if (!window.confirm(question)) return;
+  try {
+    await send({ type: "leave" });
+  } catch (error) {
+    notice(errorText(error.code, error.message));
+  }
+}
+
+// Another tab took this seat's socket (4409); the player asked to play here again.
+function useHere() {
+  $("#replaced").hidden = true;
+  session.closedByUs = false;
+  session.retry = 0;
+  connect();
+}
+
 // ---- keyboard help ----------------------------------------------------------------------------
 
 function renderKeys() {
@@ -884,6 +925,10 @@ async function start() {
   $("#join-form").addEventListener("submit", join);
   $("#watch-button").addEventListener("click", watch);
   $("#take-seat").addEventListener("click", takeSeat);
+  $("#leave-room").addEventListener("click", () => leaveRoom(
+    t("Leave the room? Your seat goes to whoever takes it next, and you cannot come back to it.")));
+  $("#cancel-request").addEventListener("click", () => leaveRoom(t("Withdraw your request to join?")));
+  $("#use-here").addEventListener("click", useHere);
   $("#lobby-sheet-save").addEventListener("click", saveLobbySheet);
   $("#chat-form").addEventListener("submit", (event) => {
     event.preventDefault();

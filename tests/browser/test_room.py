@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import Player, ServerProcess
+from tests.browser.conftest import PHONE, Player, ServerProcess, shoot
 from tests.browser.helpers import acting, create_room, join, wait_same_version, watch
 
 # A stuck page fails its test instead of hanging the run.
@@ -164,3 +164,68 @@ def test_the_host_changes_the_rules_in_the_lobby(people: Callable[..., Player]) 
     refusal = host.page.locator("#lobby-sheet .field-error:visible, #lobby-sheet-error:visible")
     refusal.first.wait_for()
     assert "36" in refusal.first.inner_text()
+
+
+def test_one_tab_too_many_steps_aside_and_a_player_leaves(
+    people: Callable[..., Player], artefacts: Path
+) -> None:
+    host = people()
+    guest = people(viewport=PHONE)
+    invite = create_room(host, "palace", seats=3, name="Kati")
+    join(guest, invite, "Mati")
+    host.page.wait_for_function("() => document.querySelector('#people').textContent.includes('Mati')")
+    seat = guest.seat()
+    # The same person may keep the room open in a few tabs and devices (HOUSERULES_MAX_SOCKETS_PER_MEMBER,
+    # 4 by default). One more closes the oldest, which says so instead of reconnecting (two tabs would
+    # push each other out for ever).
+    first = guest.page
+    others = []
+    for _ in range(4):
+        tab = guest.context.new_page()
+        tab.set_default_timeout(20_000)
+        tab.on("pageerror", lambda error: guest.errors.append(str(error)))
+        tab.goto(invite)
+        tab.wait_for_function(f"() => window.houserules && window.houserules.seat === {seat}")
+        others.append(tab)
+    first.wait_for_selector("#replaced:not([hidden])")
+    assert "another tab" in first.inner_text("#replaced")
+    shoot(guest, artefacts, "room-replaced")
+    # "Use it here" brings the first tab back; now the oldest of the others steps aside.
+    first.click("#use-here")
+    others[0].wait_for_selector("#replaced:not([hidden])")
+    first.wait_for_selector("#replaced", state="hidden")
+    first.wait_for_function(
+        f"() => window.houserules.seat === {seat} && !document.querySelector('#play').hidden"
+    )
+    for tab in others:
+        tab.close()
+    # The host has no leave button (the role is handed over first); a seated guest has one.
+    assert host.page.locator("#leave-room").is_hidden()
+    first.wait_for_selector("#leave-room:not([hidden])")
+    first.once("dialog", lambda dialog: dialog.accept())
+    first.click("#leave-room")
+    first.wait_for_selector("#join:not([hidden])")
+    assert "You left the room" in first.inner_text("#join-error")
+    room = invite.split("/r/")[1]
+    assert first.evaluate("(room) => localStorage.getItem('houserules:room:' + room)", room) is None
+    # The seat is free again, for the host's list and for the join form the leaver now sees.
+    host.page.wait_for_function("() => !document.querySelector('#people').textContent.includes('Mati')")
+    assert first.locator(f"#join-seat-{seat}").count() == 1
+
+
+def test_a_guest_withdraws_a_join_request(people: Callable[..., Player]) -> None:
+    host = people()
+    guest = people(lang="et")
+    invite = create_room(host, "palace", seats=3, name="Kati", approval=True)
+    guest.page.goto(invite)
+    guest.page.wait_for_selector("#join:not([hidden])")
+    guest.page.fill("#join-name", "Mati")
+    guest.page.click("#join-button")
+    guest.page.wait_for_selector("#pending:not([hidden])")
+    host.page.wait_for_selector("#host-controls button[data-op=approve]")
+    guest.page.once("dialog", lambda dialog: dialog.accept())
+    guest.page.click("#cancel-request")
+    guest.page.wait_for_selector("#join:not([hidden])")
+    assert guest.page.inner_text("#join-error") == "Sinu liitumissoov on tagasi võetud."
+    # The request is gone from the host's panel.
+    host.page.wait_for_selector("#host-controls button[data-op=approve]", state="detached")

@@ -1,6 +1,6 @@
 // Home: choose a game and a preset, adjust the rule sheet, create the room and go to it as its host.
 
-import { api, saveSeat, lastName, rememberName } from "./api.js";
+import { api, saveSeat, lastName, rememberName, sheetToken } from "./api.js";
 import { $, h, clear } from "./dom.js";
 import { lang, t, tn, tServer } from "./i18n.js";
 import { buildSheetForm, houseRules, seatOption } from "./schemaform.js";
@@ -80,6 +80,7 @@ function fillChoices(selected) {
       state.saved.map((s) => h("option", { value: `sheet:${s.id}` }, t("{name} (version {n})", { name: s.name, n: s.version })))));
   }
   if (selected) select.value = selected;
+  showUpdate();
 }
 
 async function loadSaved(game) {
@@ -110,6 +111,37 @@ async function saveSheet() {
     state.saved = [sheet, ...state.saved];
     fillChoices(`sheet:${sheet.id}`);
     note.textContent = t("Saved as “{name}”.", { name: sheet.name });
+    markChanged();
+  } catch (error) {
+    if (error.option && state.form.showError(error.option, tServer(error.message, error.code))) return;
+    note.textContent = tServer(error.message, error.code);
+  }
+}
+
+// A sheet saved from this browser (it holds the edit token) may be changed in place: the new
+// version keeps its id, so rooms made from it later get the change. Anyone may save a copy.
+function ownSheet() {
+  const { kind, key } = chosen();
+  if (kind !== "sheet" || !sheetToken(key)) return null;
+  return state.saved.find((s) => s.id === key) || null;
+}
+
+function showUpdate() {
+  const sheet = ownSheet();
+  const button = $("#update-sheet");
+  button.hidden = !sheet;
+  if (sheet) button.textContent = t("Update “{name}”", { name: sheet.name });
+}
+
+async function updateSheet() {
+  const note = $("#sheet-save-note");
+  const sheet = ownSheet();
+  if (!sheet || !state.form.validate()) return;
+  try {
+    const changed = await api.updateSheet(sheet.id, { options: state.form.values() });
+    state.saved = state.saved.map((s) => (s.id === changed.id ? changed : s));
+    fillChoices(`sheet:${changed.id}`);
+    note.textContent = t("“{name}” is now version {n}.", { name: changed.name, n: changed.version });
     markChanged();
   } catch (error) {
     if (error.option && state.form.showError(error.option, tServer(error.message, error.code))) return;
@@ -262,11 +294,13 @@ async function start() {
   $("#preset").addEventListener("change", () => {
     state.form.setValues(presetValues());
     fitSeatsToPreset();
+    showUpdate();
   });
   $("#seats").addEventListener("change", onSeats);
   $("#seats").addEventListener("input", onSeats);
   $("#create-room").addEventListener("submit", create);
   $("#save-sheet").addEventListener("click", saveSheet);
+  $("#update-sheet").addEventListener("click", updateSheet);
 }
 
 start();

@@ -4,10 +4,11 @@ without it the server refuses the change."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import Player
+from tests.browser.conftest import Player, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -35,3 +36,40 @@ def test_the_browser_keeps_the_edit_token_of_a_sheet_it_saved(people: Callable[.
     assert result["version"] == 2
     assert result["refused"] == [403, "not_sheet_owner"]
     assert result["copyKept"] is True
+
+
+def test_the_owner_updates_a_saved_sheet_from_the_form(
+    people: Callable[..., Player], artefacts: Path
+) -> None:
+    player = people()
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check("#game-palace")
+    page.click("#sheet-details summary")
+    page.fill("#sheet-name", "Friday rules")
+    page.click("#save-sheet")
+    page.wait_for_function("() => document.querySelector('#sheet-save-note').textContent.includes('Saved')")
+    # The sheet saved here may be changed here: the button names it.
+    assert page.inner_text("#update-sheet") == "Update “Friday rules”"
+    page.fill("#opt-jokers", "1")
+    page.dispatch_event("#opt-jokers", "change")
+    page.click("#update-sheet")
+    page.wait_for_function(
+        "() => document.querySelector('#sheet-save-note').textContent.includes('version 2')"
+    )
+    assert "Friday rules (version 2)" in page.inner_text("#preset")
+    page.locator("#update-sheet").scroll_into_view_if_needed()
+    shoot(player, artefacts, "sheet-updated")
+    chosen = page.input_value("#preset")
+    sheet_id = chosen.split(":", 1)[1]
+    stored = page.evaluate(f"() => fetch('/api/sheets/{sheet_id}').then((r) => r.json())")
+    assert stored["version"] == 2 and stored["options"]["jokers"] == 1
+    # Without the edit token (another browser, or it was cleared) the button is not offered.
+    page.evaluate(f"() => localStorage.removeItem('houserules:sheet:{sheet_id}')")
+    page.reload()
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check("#game-palace")
+    page.wait_for_selector(f"#preset option[value='{chosen}']", state="attached")
+    page.select_option("#preset", value=chosen)
+    assert page.locator("#update-sheet").is_hidden()

@@ -5,6 +5,7 @@
 import { append, h, replace } from "../dom.js";
 import { lang, t, tMaybe, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
+import { sendMove } from "./refusal.js";
 
 const HAND_NAMES = [
   "royal flush", "straight flush", "four of a kind", "full house", "flush", "straight",
@@ -291,20 +292,7 @@ export function mount(root, ctx) {
   replace(root, felt);
   replace(ctx.dock, dock);
 
-  async function act(action) {
-    const box = dock.querySelector(".refusal");
-    if (box) box.hidden = true;
-    try {
-      await ctx.sendAction(action);
-    } catch (error) {
-      const text = ctx.errorText(error.code, error.message);
-      const target = dock.querySelector(".refusal");
-      if (target) {
-        target.textContent = text;
-        target.hidden = false;
-      } else ctx.notice(text);
-    }
-  }
+  const act = (action) => sendMove(dock, ctx, action);
 
   // The server's hand history in PHH: a seat's token gets the hole cards it saw, without one the
   // public record (shown cards only). If the server has none yet, the hands as this page's log told them.

@@ -4,6 +4,7 @@
 import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName, rankLabel, sortCards } from "../cards.js";
+import { sendMove, showRefusal } from "./refusal.js";
 
 // Buttons for legal actions that carry no cards, in the order they are shown, with their keys.
 const SIMPLE = [
@@ -351,27 +352,10 @@ export function mount(root, ctx) {
   }
 
   async function act(action) {
-    hideRefusal();
-    try {
-      await ctx.sendAction(action);
+    if (await sendMove(dock, ctx, action)) {
       ui.selHand = [];
       ui.selUp = [];
-    } catch (error) {
-      showRefusal(ctx.errorText(error.code, error.message));
     }
-  }
-
-  function showRefusal(text) {
-    const box = dock.querySelector(".refusal");
-    if (box) {
-      box.textContent = text;
-      box.hidden = false;
-    } else ctx.notice(text);
-  }
-
-  function hideRefusal() {
-    const box = dock.querySelector(".refusal");
-    if (box) box.hidden = true;
   }
 
   // The legal action the current selection stands for, if any.
@@ -434,7 +418,7 @@ export function mount(root, ctx) {
     // (not your turn, does not fit, must play from the hand first …).
     if (ui.model.phase === "play" && ui.selHand.length) return act({ type: "play", cards: selectedCards() });
     if (ui.model.phase === "play" && ui.selUp.length) return act({ type: "play_face_up", indexes: [...ui.selUp] });
-    if (ui.selHand.length || ui.selUp.length) showRefusal(t("These cards cannot be played now."));
+    if (ui.selHand.length || ui.selUp.length) showRefusal(dock, ctx, t("These cards cannot be played now."));
     return null;
   }
 

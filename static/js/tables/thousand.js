@@ -4,6 +4,7 @@
 import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
+import { sendMove } from "./refusal.js";
 
 // Trick order within a suit (T1): 9 < J < Q < K < 10 < A; hands are shown grouped by suit.
 const ORDER = "9JQKTA";
@@ -271,19 +272,9 @@ export function mount(root, ctx) {
   replace(ctx.dock, dock);
 
   async function act(action) {
-    const box = dock.querySelector(".refusal");
-    if (box) box.hidden = true;
-    try {
-      await ctx.sendAction(action);
+    if (await sendMove(dock, ctx, action)) {
       ui.selected = [];
       ui.gives = {};
-    } catch (error) {
-      const text = ctx.errorText(error.code, error.message);
-      const target = dock.querySelector(".refusal");
-      if (target) {
-        target.textContent = text;
-        target.hidden = false;
-      } else ctx.notice(text);
     }
   }
 

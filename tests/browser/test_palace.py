@@ -315,6 +315,9 @@ def test_palace_preset_lets_each_player_choose_the_face_up_cards(people: Callabl
     join(guest, invite, "Mati")
     start(host, [host, guest])
     for player in (host, guest):
+        # Both pages on the newest state first: the other's choice must not redraw this hand while
+        # its cards are being picked.
+        wait_same_version([host, guest])
         state = player.state()
         assert state is not None
         assert len(state["view"]["hand"]) == 6
@@ -322,9 +325,11 @@ def test_palace_preset_lets_each_player_choose_the_face_up_cards(people: Callabl
         choice = next(a for a in state["legal"] if a["type"] == "lay_face_up")["cards"]
         for card in choice:
             player.page.click(f'.hand button[data-card="{card}"]')
-        before = state["version"]
         player.page.click("button[data-action=lay_face_up]")
-        wait_version_above(player, before)
+        # This player's own choice is in: the move is no longer offered to them.
+        player.page.wait_for_function(
+            "() => !((window.houserules.state || {}).legal || []).some((a) => a.type === 'lay_face_up')"
+        )
     wait_same_version([host, guest])
     state = host.state()
     assert state is not None

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.conftest import Player
-from tests.browser.helpers import create_room, legal, version, wait_version_above
+from tests.browser.helpers import create_room, legal, wait_version_above
 from tests.browser.test_palace import move
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -35,7 +35,9 @@ def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: C
             move(host, keyboard=False)
             moves += 1
         else:
-            wait_version_above(host, version(host))  # the bot's move
+            # The bot's move: newer than the state just read (reading the version again could
+            # miss a move that came in meanwhile and then wait for one that never comes).
+            wait_version_above(host, state["version"])
         assert moves < 800, "the game did not end"
     page.wait_for_selector("#result:not([hidden])")
     assert "Game over" in page.inner_text("#result")

@@ -46,14 +46,34 @@ def create_room(
     return invite
 
 
-def join(player: Player, invite: str, name: str) -> None:
+def _send_join_form(player: Player, invite: str, name: str) -> Any:
     page = player.page
     page.goto(invite)
     page.wait_for_selector("#join:not([hidden])")
     page.fill("#join-name", name)
     page.click("#join-button")
+    return page
+
+
+def join(player: Player, invite: str, name: str) -> None:
+    page = _send_join_form(player, invite, name)
     page.wait_for_selector("#play:not([hidden])")
     page.wait_for_function("() => window.houserules && window.houserules.seat !== null")
+
+
+def ask_to_join(player: Player, invite: str, name: str) -> None:
+    """Asks for a seat in a room whose host approves each player: the page waits for the host."""
+    _send_join_form(player, invite, name).wait_for_selector("#pending:not([hidden])")
+
+
+def open_sheet_form(player: Player, game: str) -> Any:
+    """The home page with ``game`` chosen and its "More house rules" open."""
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check(f"#game-{game}")
+    page.click("#sheet-details summary")
+    return page
 
 
 def watch(player: Player, invite: str) -> None:

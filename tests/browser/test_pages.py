@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Player, shoot
-from tests.browser.helpers import create_room, join
+from tests.browser.helpers import create_room, join, open_sheet_form
 
 # A stuck page fails its test instead of hanging the run.
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -69,11 +69,7 @@ def test_room_texts_follow_the_language_and_the_sheet_prints(
 
 def test_a_saved_rule_sheet_can_be_chosen_for_a_new_room(people: Callable[..., Player]) -> None:
     host = people()
-    page = host.page
-    page.goto("/")
-    page.wait_for_selector("#create-fields:not([hidden])")
-    page.check("#game-palace")
-    page.click("#sheet-details summary")
+    page = open_sheet_form(host, "palace")
     page.uncheck("#opt-voluntary_pick_up")
     page.fill("#sheet-name", "Friday rules")
     page.click("#save-sheet")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import PHONE, Player, ServerProcess, shoot
-from tests.browser.helpers import acting, create_room, join, wait_same_version, watch
+from tests.browser.helpers import acting, ask_to_join, create_room, join, wait_same_version, watch
 
 # A stuck page fails its test instead of hanging the run.
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -18,11 +18,7 @@ def test_host_approves_a_player_and_removes_one(people: Callable[..., Player]) -
     host = people()
     guest = people()
     invite = create_room(host, "palace", seats=3, name="Kati", approval=True)
-    guest.page.goto(invite)
-    guest.page.wait_for_selector("#join:not([hidden])")
-    guest.page.fill("#join-name", "Mati")
-    guest.page.click("#join-button")
-    guest.page.wait_for_selector("#pending:not([hidden])")
+    ask_to_join(guest, invite, "Mati")
     # The host sees the request and approves it; the guest is seated without reloading.
     host.page.wait_for_selector("#host-controls button[data-op=approve]")
     assert "Mati" in host.page.inner_text("#host-controls")
@@ -217,11 +213,7 @@ def test_a_guest_withdraws_a_join_request(people: Callable[..., Player]) -> None
     host = people()
     guest = people(lang="et")
     invite = create_room(host, "palace", seats=3, name="Kati", approval=True)
-    guest.page.goto(invite)
-    guest.page.wait_for_selector("#join:not([hidden])")
-    guest.page.fill("#join-name", "Mati")
-    guest.page.click("#join-button")
-    guest.page.wait_for_selector("#pending:not([hidden])")
+    ask_to_join(guest, invite, "Mati")
     host.page.wait_for_selector("#host-controls button[data-op=approve]")
     guest.page.once("dialog", lambda dialog: dialog.accept())
     guest.page.click("#cancel-request")

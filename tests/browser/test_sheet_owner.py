@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import Player, shoot
+from tests.browser.helpers import open_sheet_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -42,11 +43,7 @@ def test_the_owner_updates_a_saved_sheet_from_the_form(
     people: Callable[..., Player], artefacts: Path
 ) -> None:
     player = people()
-    page = player.page
-    page.goto("/")
-    page.wait_for_selector("#create-fields:not([hidden])")
-    page.check("#game-palace")
-    page.click("#sheet-details summary")
+    page = open_sheet_form(player, "palace")
     page.fill("#sheet-name", "Friday rules")
     page.click("#save-sheet")
     page.wait_for_function("() => document.querySelector('#sheet-save-note').textContent.includes('Saved')")

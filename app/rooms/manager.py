@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app import games
 from app.config import Settings
 from app.games.base import Game, IllegalAction
-from app.rooms import metrics
+from app.rooms import metrics, replay
 from app.rooms.bounds import is_room_id, is_sheet_id
 from app.rooms.errors import RoomError
 from app.rooms.room import NAME_MAX, Room, RoomGone, Subscriber, clean_text
@@ -405,6 +405,16 @@ class RoomManager:
         """The room's game record as the token's seat (or a spectator, without one) may see it."""
         room = await self.get(room_id)
         return room.history(token)
+
+    async def replay(self, room_id: str, game_no: int, seat: int, start: int, count: int) -> dict[str, Any]:
+        """Frames of a finished game as ``seat`` saw it (see app/rooms/replay.py)."""
+        room = await self.get(room_id)
+        replay.check_finished(room.game, game_no, room.game_no, room.state)
+        entries = await queries.game_log(self.engine, room.id, game_no)
+        result = replay.frames(room.game, room.sheet, entries, seat, start, count)
+        names = {seat_no: m.name for seat_no, m in room.seated().items()}
+        return {"game": room.game.name, "game_no": game_no, "seat": seat,
+                "names": [names.get(s) for s in range(result["players"])], **result}
 
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:

@@ -367,3 +367,12 @@ async def game_results(engine: AsyncEngine, room_id: str) -> list[dict[str, Any]
             .order_by(log.c.version))).all()
     return [dict(event.get("data") or {}) for row in rows for event in (row[0] or [])
             if isinstance(event, dict) and event.get("type") == "game_result"]
+
+
+async def game_log(engine: AsyncEngine, room_id: str, game_no: int) -> list[LogEntry]:
+    """Every log entry of one game of a room, from its deal on (oldest first)."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log).where(log.c.room_id == room_id, log.c.game_no == game_no)
+            .order_by(log.c.version))).all()
+    return [_entry(row) for row in rows]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import games
+from app.rooms import replay
 from app.rooms.bounds import INT_MAX
 from app.rooms.errors import RoomError
 from app.rooms.limits import Buckets
@@ -132,6 +133,18 @@ async def room_history(room_id: str, request: Request) -> PlainTextResponse:
     with ``Authorization: Bearer <seat token>`` as that seat saw them, without it as a spectator."""
     name, text = await manager(request).history(room_id, bearer(request))
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/rooms/{room_id}/games/{game_no}/replay")
+async def game_replay(
+    room_id: str, game_no: Annotated[int, Path(ge=1, le=INT_MAX)], request: Request,
+    seat: Annotated[int, Query(ge=0, le=31)] = 0,
+    start: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
+    count: Annotated[int, Query(ge=1, le=replay.PAGE_MAX)] = replay.PAGE_MAX,
+) -> dict[str, Any]:
+    """A finished game, one frame per log entry as ``seat`` saw it (``start``/``count`` page it).
+    Every hidden card of a finished game may be shown, so any seat's frames are open to anyone."""
+    return await manager(request).replay(room_id, game_no, seat, start, count)
 
 
 @ops.get("/healthz")

@@ -1,0 +1,78 @@
+"""The replay of a finished game: the game rebuilt from its log, one frame per log entry, as one
+seat saw it.
+
+A frame is shaped like a ``state`` message (docs/protocol.md) without moves, so the page draws it with
+the same table module as live play. A game's replay opens only once it has ended: its hidden cards may
+all be shown then, so anyone in the room may watch it from any seat of that game. Frames come in
+pages (``start``, ``count``); each request rebuilds the game from its deal, which costs about as much
+as loading the room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.games.base import Game, RuleSheetBase
+from app.rooms.errors import RoomError
+from app.rooms.room import SERVER_SEAT, _event_json, _visible
+from app.store.queries import LogEntry
+
+PAGE_MAX = 200
+
+# The events that start a part of a game worth jumping to, and the data field that numbers it.
+MARKS = {"deal_started": "deal", "hand_started": "hand"}
+
+
+def _events_for(entry: LogEntry, seat: int) -> list[dict[str, Any]]:
+    """The entry's events as the seat saw them (the game is over, so as the seat's holder did)."""
+    return [_event_json(entry, row) for row in entry.events if _visible(row, seat)]
+
+
+def _marks(entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
+    """Where the game and each later deal or hand start (frame index), for jumping. A game's first
+    deal is its start: the engines announce only the deals after it."""
+    marks: list[dict[str, Any]] = [{"index": 0, "kind": "start", "number": None}]
+    for index, entry in enumerate(entries):
+        for row in entry.events:
+            field = MARKS.get(row.get("type", ""))
+            if field is not None and index > 0:
+                marks.append({"index": index, "kind": field, "number": (row.get("data") or {}).get(field)})
+    return marks
+
+
+def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntry], seat: int,
+           start: int, count: int) -> dict[str, Any]:
+    """Frames ``start`` … ``start + count - 1`` of the game logged in ``entries`` (its deal first),
+    drawn for ``seat``, with the game's seat count, its length and its marks."""
+    if not entries or entries[0].kind != "deal":
+        raise RoomError("unknown_game", "This room has no such game.", 404)
+    players = int(entries[0].action["players"])
+    if not 0 <= seat < players:
+        raise RoomError("bad_seat", f"Choose a seat from 1 to {players}.", 422)
+    count = max(1, min(count, PAGE_MAX))
+    state: Any = None
+    page: list[dict[str, Any]] = []
+    for index, entry in enumerate(entries):
+        if entry.kind == "deal":
+            state = game.new(sheet, players, seed=entry.action["seed"])
+        else:
+            state, _ = game.apply(state, SERVER_SEAT if entry.seat is None else entry.seat, entry.action)
+        if index >= start + count:
+            break
+        if index >= start:
+            outcome = game.outcome(state)
+            page.append({"version": entry.version, "view": game.view(state, seat),
+                         "events": _events_for(entry, seat),
+                         "outcome": None if outcome is None else outcome.to_json()})
+    return {"players": players, "length": len(entries), "start": start, "frames": page,
+            "marks": _marks(entries)}
+
+
+def check_finished(game: Game[Any, Any], game_no: int, current_no: int, current_state: Any) -> None:
+    """A replay opens when its game has ended: an earlier game of the room, or the current one once
+    it has an outcome."""
+    if game_no < 1 or game_no > current_no:
+        raise RoomError("unknown_game", "This room has no such game.", 404)
+    if game_no == current_no and (current_state is None or game.outcome(current_state) is None):
+        raise RoomError("game_not_over", "This game has not ended; its replay opens when it does.", 409)

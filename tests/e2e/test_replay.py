@@ -1,0 +1,100 @@
+"""The replay of a finished game over a real server and database: closed while the game runs, then
+frame by frame the very views each seat was sent during play, paged, with the deals and hands marked."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.client import Client, make_room, play_moves, seat_clients
+from tests.e2e.conftest import Backend
+from tests.support import ServerProcess
+
+TIMEOUT = 30.0
+
+
+def sent_views(client: Client) -> dict[int, Any]:
+    """The views a socket was sent, by version."""
+    return {r.message["version"]: r.message["view"] for r in client.received
+            if r.message["type"] == "state" and r.message["view"] is not None}
+
+
+async def all_frames(http: httpx.AsyncClient, room: str, game_no: int, seat: int) -> dict[str, Any]:
+    """Every frame of the game for ``seat``, fetched a page of 50 at a time."""
+    first = (await http.get(f"/api/rooms/{room}/games/{game_no}/replay",
+                            params={"seat": seat, "count": 50})).json()
+    frames = list(first["frames"])
+    while len(frames) < first["length"]:
+        page = await http.get(f"/api/rooms/{room}/games/{game_no}/replay",
+                              params={"seat": seat, "start": len(frames), "count": 50})
+        assert page.status_code == 200, page.text
+        assert page.json()["start"] == len(frames)
+        frames += page.json()["frames"]
+    return {**first, "frames": frames}
+
+
+@pytest.mark.parametrize(("game", "preset", "players"),
+                         [("palace", "hiina-turakas", 3), ("thousand", "tuhat", 3)])
+async def test_a_finished_game_replays_the_views_each_seat_was_sent(
+    backend: Backend, server: ServerProcess, game: str, preset: str, players: int
+) -> None:
+    rng = random.Random(f"replay-{game}-{backend.name}")
+    options = {"target_score": 100} if game == "thousand" else None
+    room, tokens = await make_room(server.http, players, preset=preset, game=game, options=options)
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        # While the game runs its replay is closed: its hidden cards may not be shown yet.
+        await play_moves(seated, everyone, rng, limit=3)
+        early = await http.get(f"/api/rooms/{room}/games/1/replay")
+        assert early.status_code == 409 and early.json()["code"] == "game_not_over"
+        await play_moves(seated, everyone, rng)
+        final = seated[0].state
+        assert final is not None and final["outcome"] is not None
+        for seat, client in enumerate(seated):
+            replay = await all_frames(http, room, 1, seat)
+            assert replay["game"] == game and replay["players"] == players and replay["seat"] == seat
+            assert replay["names"][0] == "Kati"
+            frames = replay["frames"]
+            assert len(frames) == replay["length"] == final["version"] - frames[0]["version"] + 1
+            assert [f["version"] for f in frames] == list(range(frames[0]["version"], final["version"] + 1))
+            # Each frame is the view the seat was sent at that version (a state message may cover
+            # several versions, so not every frame was sent).
+            views = sent_views(client)
+            by_version = {f["version"]: f for f in frames}
+            assert views and set(views) <= set(by_version)
+            for version, view in views.items():
+                assert by_version[version]["view"] == view, version
+            assert frames[-1]["outcome"] == final["outcome"]
+            assert all(f["outcome"] is None for f in frames[:-1])
+        # The marks to jump to: the start, then each later deal in order.
+        marks = replay["marks"]
+        assert marks[0] == {"index": 0, "kind": "start", "number": None}
+        deals = [m["number"] for m in marks[1:]]
+        assert deals == sorted(deals) and all(m["kind"] == ("deal" if game == "thousand" else "hand")
+                                              for m in marks[1:])
+        # A spectator may watch it too, and a seat's private events are in its own frames only.
+        mine = [e for f in (await all_frames(http, room, 1, 0))["frames"] for e in f["events"]]
+        assert any(e["type"] == "deal" for e in mine)
+        # Bad requests answer with a code and change nothing.
+        for params, path, status, code in (
+            ({"seat": players}, "1", 422, "bad_seat"),
+            ({}, "2", 404, "unknown_game"),
+            ({"seat": -1}, "1", 422, None),
+            ({"count": 201}, "1", 422, None),
+            ({}, "0", 422, None),
+        ):
+            bad = await http.get(f"/api/rooms/{room}/games/{path}/replay", params=params)
+            assert bad.status_code == status, (params, path, bad.text)
+            if code:
+                assert bad.json()["code"] == code
+        past_end = await http.get(f"/api/rooms/{room}/games/1/replay", params={"start": 10_000})
+        assert past_end.status_code == 200 and past_end.json()["frames"] == []
+    for client in everyone:
+        await client.close()

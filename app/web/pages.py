@@ -13,15 +13,17 @@ import os
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.types import Scope
 
+from app.rooms.bounds import INT_MAX
 from app.web import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +128,12 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/r/{room}", response_class=HTMLResponse)
 def room_page(request: Request, room: str) -> HTMLResponse:
     return render(request, "room.html", page="room", room=_room_id(room))
+
+
+@router.get("/r/{room}/replay/{game_no}", response_class=HTMLResponse)
+def replay_page(request: Request, room: str,
+                game_no: Annotated[int, PathParam(ge=1, le=INT_MAX)]) -> HTMLResponse:
+    return render(request, "replay.html", page="replay", room=_room_id(room), game_no=game_no)
 
 
 @router.get("/r/{room}/sheet", response_class=HTMLResponse)

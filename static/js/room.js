@@ -6,12 +6,9 @@ import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
+import { TABLES } from "./tables/index.js";
+import { describeEvent as describeLine } from "./eventlog.js";
 
-const TABLES = {
-  palace: () => import("./tables/palace.js"),
-  holdem: () => import("./tables/holdem.js"),
-  thousand: () => import("./tables/thousand.js"),
-};
 
 const roomId = $("#room").dataset.room;
 
@@ -420,25 +417,8 @@ function renderTimer(message) {
   timerHandle = setInterval(tick, 500);
 }
 
-// The room's own line at a game's end: who won and, where there is one, who lost.
-function resultLine(event) {
-  const winners = event.winners || [];
-  let text = winners.length === 1
-    ? t("{name} wins!", { name: winners[0] })
-    : t("{names} share the win!", { names: winners.join(", ") });
-  if ((event.losers || []).length === 1) text += ` ${t("{name} is last.", { name: event.losers[0] })}`;
-  return text;
-}
-
 function describeEvent(event) {
-  if (event.type === "game_result") return resultLine(event);
-  const module = session.tableModule;
-  const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
-  if (text) return text;
-  const who = event.seat !== undefined && event.seat !== null ? `${seatName(event.seat)}: ` : "";
-  if (event.type === "deal") return t("The cards are dealt.");
-  const label = tMaybe(`event: ${event.type}`) || event.type.replace(/_/g, " ");
-  return `${who}${label}`;
+  return describeLine(event, session.tableModule, seatName);
 }
 
 function addLog(event) {
@@ -486,12 +466,23 @@ function renderResult(outcome) {
     h("h2", { class: "headline", id: "headline" }, headline),
     ...((custom && custom.lines) || []).map((line) => h("p", { class: "outcome-line" }, line)),
     placings,
+    replayLink(),
     tallyTable(),
     session.host && session.room && session.room.status === "finished"
       ? hostButton(t("Play again"), "rematch") : null);
   box.hidden = false;
   document.body.classList.add("game-over");
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
+}
+
+// The finished game's replay, seen from this player's own seat (a spectator's from the first).
+function replayLink() {
+  const gameNo = session.state && session.state.game_no;
+  if (!gameNo) return null;
+  const seat = session.seat !== null && session.seat !== undefined ? session.seat : 0;
+  return h("p", { class: "replay-link" },
+    h("a", { href: `/r/${encodeURIComponent(roomId)}/replay/${gameNo}?seat=${seat}`, id: "replay-link" },
+      t("Watch the replay")));
 }
 
 // Wins and times last per player over the room's finished games (the server keeps them).

@@ -14,23 +14,25 @@ from tests.browser.test_palace import move
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 
-def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: Callable[..., Player]) -> None:
-    host = people()
+def practice_room(host: Player, level: str = "good") -> None:
+    """A two-seat Palace room of the host and one bot: it starts as the bot sits down."""
     create_room(host, "palace", seats=2, name="Kati")
     page = host.page
     page.wait_for_selector("#host-controls button[data-op=add_bot]")
-    page.select_option("#bot-level", value="good")
+    page.select_option("#bot-level", value=level)
     page.click("#host-controls button[data-op=add_bot]")
-    # One person and a bot fill the room: the game starts at once.
     page.wait_for_selector(".felt.palace")
     page.wait_for_function("() => window.houserules.state && window.houserules.state.view")
-    page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+
+
+def play_against_the_bots(host: Player) -> int:
+    """The host's moves through the page until the game ends; the bots move by themselves."""
     moves = 0
     while True:
         state = host.state()
         assert state is not None
         if state["outcome"]:
-            break
+            return moves
         if legal(host):
             move(host, keyboard=False)
             moves += 1
@@ -39,6 +41,15 @@ def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: C
             # miss a move that came in meanwhile and then wait for one that never comes).
             wait_version_above(host, state["version"])
         assert moves < 800, "the game did not end"
+
+
+def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: Callable[..., Player]) -> None:
+    host = people()
+    # One person and a bot fill the room: the game starts at once.
+    practice_room(host)
+    page = host.page
+    page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+    play_against_the_bots(host)
     page.wait_for_selector("#result:not([hidden])")
     assert "Game over" in page.inner_text("#result")
     # The bot's moves are marked in the log.

@@ -1,0 +1,246 @@
+// The replay of a finished game: the server's frames (one per log entry, as a chosen seat saw it) drawn
+// by the game's own table module, as in live play, with steps back and forth, jumps to each deal or
+// hand, and autoplay. Keys: ← → step, Home/End, space plays or pauses.
+
+import { api } from "./api.js";
+import { $, h, clear, replace } from "./dom.js";
+import { lang, t, tMaybe, tServer } from "./i18n.js";
+import { TABLES } from "./tables/index.js";
+import { describeEvent } from "./eventlog.js";
+
+const roomId = $("#room").dataset.room;
+const gameNo = Number($("#room").dataset.gameNo);
+const AUTOPLAY_MS = 900;
+
+const replay = {
+  info: null,
+  module: null,
+  table: null,
+  seat: 0,
+  names: [],
+  frames: [], // every frame of the game for the chosen seat, loaded page by page
+  length: 0,
+  marks: [],
+  index: 0,
+  timer: null,
+  loading: 0, // a counter: a seat change starts a new load and the old one stops
+};
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return t("Spectator");
+  return replay.names[seat] || t("Seat {n}", { n: seat + 1 });
+}
+
+function notice(text) {
+  const box = $("#room-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+function showFatal(text) {
+  $("#room-loading").hidden = true;
+  $("#room").classList.remove("loading");
+  $("#play").hidden = true;
+  notice(text);
+}
+
+async function fetchPage(seat, start) {
+  const query = `seat=${seat}&start=${start}`;
+  return api.replay(roomId, gameNo, query);
+}
+
+// The first page draws at once; the rest of the game loads behind it.
+async function loadSeat(seat) {
+  const run = ++replay.loading;
+  const first = await fetchPage(seat, 0);
+  if (run !== replay.loading) return;
+  replay.seat = seat;
+  replay.names = first.names;
+  replay.length = first.length;
+  replay.marks = first.marks;
+  replay.frames = first.frames;
+  mountTable();
+  fillChoices(first.players);
+  show(Math.min(replay.index, replay.frames.length - 1));
+  while (replay.frames.length < replay.length) {
+    const page = await fetchPage(seat, replay.frames.length);
+    if (run !== replay.loading) return;
+    if (!page.frames.length) break;
+    replay.frames = replay.frames.concat(page.frames);
+    renderPosition();
+  }
+}
+
+function mountTable() {
+  const ctx = {
+    get seat() { return replay.seat; },
+    get host() { return false; },
+    dock: $("#dock-table"),
+    sendAction: () => Promise.reject({ code: "replay", message: t("This is a replay: moves are not sent.") }),
+    seatName,
+    errorText: (code, message) => tServer(message, code),
+    notice,
+    room: () => replay.info,
+    info: () => replay.info,
+    token: () => null,
+    roomId,
+  };
+  replace($("#table"));
+  replace($("#dock-table"));
+  replay.table = replay.module.mount($("#table"), ctx);
+  $("#dock").hidden = false;
+}
+
+function fillChoices(players) {
+  const seats = clear($("#replay-seat"));
+  for (let seat = 0; seat < players; seat += 1) {
+    seats.append(h("option", { value: String(seat) }, seatName(seat)));
+  }
+  seats.value = String(replay.seat);
+  const jump = clear($("#replay-jump"));
+  for (const mark of replay.marks) {
+    let label = t("Start of the game");
+    if (mark.kind === "deal") label = t("Deal {n}", { n: mark.number });
+    else if (mark.kind === "hand") label = t("Hand {n}", { n: mark.number });
+    jump.append(h("option", { value: String(mark.index) }, label));
+  }
+}
+
+// The state message of frame ``index``: the frame's view without any move to make.
+function stateOf(index) {
+  const frame = replay.frames[index];
+  return {
+    type: "state", version: frame.version, game_no: gameNo, view: frame.view, legal: [], table: [],
+    to_act: [], deadline: null, banks: {}, events: frame.events, outcome: frame.outcome,
+  };
+}
+
+function show(index) {
+  const last = replay.frames.length - 1;
+  replay.index = Math.max(0, Math.min(index, last));
+  replay.table.update(stateOf(replay.index));
+  renderLog();
+  renderPosition();
+  const outcome = replay.frames[replay.index].outcome;
+  const box = $("#replay-outcome");
+  box.hidden = !outcome;
+  if (outcome) box.textContent = outcomeLine(outcome);
+  // The jump list follows the position: the last deal or hand begun at or before it.
+  const marks = replay.marks.filter((m) => m.index <= replay.index);
+  if (marks.length) $("#replay-jump").value = String(marks[marks.length - 1].index);
+}
+
+function outcomeLine(outcome) {
+  const view = replay.frames[replay.index].view;
+  const custom = replay.module.describeOutcome ? replay.module.describeOutcome(outcome, seatName, view) : null;
+  if (custom && custom.headline) return custom.headline;
+  const first = (outcome.placings || [])[0] || [];
+  if (first.length === 1) return t("{name} wins!", { name: seatName(first[0]) });
+  return t("{names} share the win!", { names: first.map(seatName).join(", ") });
+}
+
+// The log as it stood at this frame: every event up to it, newest last.
+function renderLog() {
+  const lines = [];
+  for (let i = 0; i <= replay.index; i += 1) {
+    for (const event of replay.frames[i].events || []) {
+      lines.push(h("li", { dataset: { type: event.type, version: event.version } },
+        describeEvent(event, replay.module, seatName)));
+    }
+  }
+  const list = replace($("#log"), ...lines.slice(-200));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderPosition() {
+  const total = replay.length;
+  $("#replay-position").textContent = t("Move {i} of {n}", { i: replay.index + 1, n: total });
+  $("#replay-first").disabled = replay.index === 0;
+  $("#replay-back").disabled = replay.index === 0;
+  const atEnd = replay.index >= replay.frames.length - 1;
+  $("#replay-forward").disabled = atEnd;
+  $("#replay-last").disabled = atEnd && replay.frames.length === total;
+}
+
+function step(delta) {
+  show(replay.index + delta);
+  if (replay.index >= replay.frames.length - 1) pause();
+}
+
+function play() {
+  if (replay.index >= replay.frames.length - 1) show(0);
+  replay.timer = setInterval(() => step(1), AUTOPLAY_MS);
+  $("#replay-play").textContent = t("Pause");
+  $("#replay-play").setAttribute("aria-pressed", "true");
+}
+
+function pause() {
+  clearInterval(replay.timer);
+  replay.timer = null;
+  $("#replay-play").textContent = t("Autoplay");
+  $("#replay-play").setAttribute("aria-pressed", "false");
+}
+
+function onKey(event) {
+  if (event.target.closest("select, input, textarea")) return;
+  const keys = {
+    ArrowRight: () => step(1),
+    ArrowLeft: () => step(-1),
+    Home: () => show(0),
+    End: () => show(replay.frames.length - 1),
+    " ": () => (replay.timer ? pause() : play()),
+  };
+  const run = keys[event.key];
+  if (run) {
+    event.preventDefault();
+    run();
+  }
+}
+
+async function start() {
+  try {
+    const [info, games] = await Promise.all([api.room(roomId), api.games().catch(() => [])]);
+    replay.info = info;
+    const game = games.find((g) => g.name === info.game);
+    const titles = (game && game.titles) || {};
+    $("#room-title").textContent = titles[lang] || titles.en || tMaybe(`game: ${info.game}`) || info.game;
+    document.body.dataset.game = info.game;
+    const loader = TABLES[info.game];
+    if (!loader) {
+      showFatal(t("This game has no table in the browser yet."));
+      return;
+    }
+    replay.module = await loader();
+    const seat = Number(new URLSearchParams(window.location.search).get("seat") || 0);
+    await loadSeat(Number.isInteger(seat) && seat >= 0 ? seat : 0);
+  } catch (error) {
+    showFatal(tServer(error.message, error.code));
+    return;
+  }
+  $("#room-loading").hidden = true;
+  $("#room").classList.remove("loading");
+  $("#play").hidden = false;
+  $("#replay-first").addEventListener("click", () => show(0));
+  $("#replay-back").addEventListener("click", () => step(-1));
+  $("#replay-forward").addEventListener("click", () => step(1));
+  $("#replay-last").addEventListener("click", () => show(replay.frames.length - 1));
+  $("#replay-play").addEventListener("click", () => (replay.timer ? pause() : play()));
+  $("#replay-jump").addEventListener("change", (event) => show(Number(event.target.value)));
+  $("#replay-seat").addEventListener("change", (event) => {
+    const seat = Number(event.target.value);
+    const url = new URL(window.location.href);
+    url.searchParams.set("seat", String(seat));
+    window.history.replaceState(null, "", url);
+    loadSeat(seat).catch((error) => notice(tServer(error.message, error.code)));
+  });
+  document.addEventListener("keydown", onKey);
+  // The page leaves room at its foot for the dock fixed over it.
+  const dock = $("#dock");
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--dock-h", `${dock.hidden ? 0 : dock.offsetHeight}px`);
+  }).observe(dock);
+  // For tests and the curious: what is drawn.
+  window.houserules = replay;
+}
+
+start();

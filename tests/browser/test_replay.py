@@ -1,0 +1,87 @@
+"""The replay of a finished game in the page: reached from the game-over box, drawn by the same table
+as live play, stepped back and forth, jumped to the end, seen from another seat, autoplayed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Player, shoot
+from tests.browser.test_bots import play_against_the_bots, practice_room
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+
+def shown(player: Player) -> dict[str, Any]:
+    """The frame on the replay page and the hand its table draws."""
+    result: dict[str, Any] = player.page.evaluate("""() => {
+        const r = window.houserules;
+        const cards = document.querySelectorAll('#dock-table .hand [data-card]');
+        const hand = [...cards].map((e) => e.dataset.card);
+        return { index: r.index, length: r.length, loaded: r.frames.length, seat: r.seat,
+                 frame: r.frames[r.index], hand };
+    }""")
+    return result
+
+
+def test_a_finished_palace_game_replays_from_a_players_view(
+    people: Callable[..., Player], artefacts: Path
+) -> None:
+    host = people(lang="et")
+    practice_room(host)
+    play_against_the_bots(host)
+    final = host.state()
+    assert final is not None and final["outcome"]
+    host.page.wait_for_selector("#result:not([hidden])")
+    # The game-over box offers the replay, from the player's own seat.
+    host.page.click("#replay-link")
+    host.page.wait_for_selector("#play:not([hidden]) .felt.palace")
+    host.page.wait_for_function("() => window.houserules.frames.length === window.houserules.length")
+    first = shown(host)
+    assert first["index"] == 0 and first["seat"] == 0
+    assert first["hand"] and sorted(first["hand"]) == sorted(first["frame"]["view"]["hand"])
+    assert host.page.inner_text("#replay-position") == f"Käik 1/{first['length']}"
+    assert host.page.locator("#replay-back").is_disabled()
+    # Step forward with the button and the arrow key, back again: the table follows each frame.
+    host.page.click("#replay-forward")
+    host.page.keyboard.press("ArrowRight")
+    assert shown(host)["index"] == 2
+    host.page.keyboard.press("ArrowLeft")
+    now = shown(host)
+    assert now["index"] == 1 and sorted(now["hand"]) == sorted(now["frame"]["view"]["hand"] or [])
+    assert host.page.locator("#log li").count() >= 1
+    shoot(host, artefacts, "replay-et")
+    # The end: the last frame is the final state the player saw, with its outcome named.
+    host.page.click("#replay-last")
+    end = shown(host)
+    assert end["index"] == end["length"] - 1
+    assert end["frame"]["version"] == final["version"] and end["frame"]["outcome"] == final["outcome"]
+    assert end["frame"]["view"] == final["view"]
+    assert host.page.locator("#replay-outcome").is_visible()
+    assert host.page.locator("#replay-forward").is_disabled()
+    # The bot's seat, from the start: its own hand now (the game is over, so every seat may be seen).
+    host.page.click("#replay-first")
+    host.page.select_option("#replay-seat", value="1")
+    host.page.wait_for_function("() => window.houserules.seat === 1 && window.houserules.index === 0")
+    bot = shown(host)
+    assert bot["hand"] and sorted(bot["hand"]) == sorted(bot["frame"]["view"]["hand"])
+    assert set(bot["hand"]).isdisjoint(first["hand"])
+    assert "seat=1" in host.page.url
+    # Autoplay moves on by itself and stops at the end; the button then offers it again.
+    host.page.click("#replay-play")
+    host.page.wait_for_function("() => window.houserules.index >= 2")
+    host.page.click("#replay-play")
+    assert host.page.get_attribute("#replay-play", "aria-pressed") == "false"
+    shoot(host, artefacts, "replay-bot-seat-et")
+
+
+def test_an_unfinished_game_has_no_replay_yet(people: Callable[..., Player]) -> None:
+    host = people()
+    practice_room(host)
+    room = host.page.url.split("/r/")[1]
+    host.page.goto(f"/r/{room}/replay/1")
+    host.page.wait_for_selector("#room-error:not([hidden])")
+    assert "has not ended" in host.page.inner_text("#room-error")

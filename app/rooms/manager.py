@@ -406,10 +406,13 @@ class RoomManager:
         room = await self.get(room_id)
         return room.history(token)
 
-    async def replay(self, room_id: str, game_no: int, seat: int, start: int, count: int) -> dict[str, Any]:
-        """Frames of a finished game as ``seat`` saw it (see app/rooms/replay.py)."""
+    async def replay(self, room_id: str, game_no: int, seat: int | None, token: str | None, start: int,
+                     count: int) -> dict[str, Any]:
+        """Frames of a finished game as ``seat`` (``None``: a spectator) was shown it; a seat's only
+        to its player's token (see app/rooms/replay.py)."""
         room = await self.get(room_id)
         replay.check_finished(room.game, game_no, room.game_no, room.state)
+        seat = replay.viewer_seat(room, game_no, seat, token)
         entries = await queries.game_log(self.engine, room.id, game_no)
         result = replay.frames(room.game, room.sheet, entries, seat, start, count)
         names = {seat_no: m.name for seat_no, m in room.seated().items()}

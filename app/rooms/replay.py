@@ -1,11 +1,12 @@
 """The replay of a finished game: the game rebuilt from its log, one frame per log entry, as one
-seat saw it.
+seat (or a spectator) was shown it.
 
 A frame is shaped like a ``state`` message (docs/protocol.md) without moves, so the page draws it with
-the same table module as live play. A game's replay opens only once it has ended: its hidden cards may
-all be shown then, so anyone in the room may watch it from any seat of that game. Frames come in
-pages (``start``, ``count``); each request rebuilds the game from its deal, which costs about as much
-as loading the room.
+the same table module as live play. A game's replay opens once it has ended, and shows no more than
+live play did: a spectator's frames to anyone, a seat's frames only to the member who played that
+seat in the room's latest game (their token; seats are renumbered at each deal, so an earlier game's
+seats are not known to be theirs). Frames come in pages (``start``, ``count``); each request rebuilds
+the game from its deal, which costs about as much as loading the room.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.base import Game, RuleSheetBase
+from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
-from app.rooms.room import SERVER_SEAT, _event_json, _visible
+from app.rooms.room import SERVER_SEAT, Room, _event_json, _visible
+from app.rooms.tokens import hash_token
 from app.store.queries import LogEntry
 
 PAGE_MAX = 200
@@ -24,8 +27,8 @@ PAGE_MAX = 200
 MARKS = {"deal_started": "deal", "hand_started": "hand"}
 
 
-def _events_for(entry: LogEntry, seat: int) -> list[dict[str, Any]]:
-    """The entry's events as the seat saw them (the game is over, so as the seat's holder did)."""
+def _events_for(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
+    """The entry's events as the seat (``None``: a spectator) was shown them."""
     return [_event_json(entry, row) for row in entry.events if _visible(row, seat)]
 
 
@@ -41,14 +44,14 @@ def _marks(entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
     return marks
 
 
-def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntry], seat: int,
+def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntry], seat: int | None,
            start: int, count: int) -> dict[str, Any]:
     """Frames ``start`` … ``start + count - 1`` of the game logged in ``entries`` (its deal first),
-    drawn for ``seat``, with the game's seat count, its length and its marks."""
+    drawn for ``seat`` (``None``: a spectator), with the game's seat count, length and marks."""
     if not entries or entries[0].kind != "deal":
         raise RoomError("unknown_game", "This room has no such game.", 404)
     players = int(entries[0].action["players"])
-    if not 0 <= seat < players:
+    if seat is not None and not 0 <= seat < players:
         raise RoomError("bad_seat", f"Choose a seat from 1 to {players}.", 422)
     count = max(1, min(count, PAGE_MAX))
     state: Any = None
@@ -76,3 +79,17 @@ def check_finished(game: Game[Any, Any], game_no: int, current_no: int, current_
         raise RoomError("unknown_game", "This room has no such game.", 404)
     if game_no == current_no and (current_state is None or game.outcome(current_state) is None):
         raise RoomError("game_not_over", "This game has not ended; its replay opens when it does.", 409)
+
+
+def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None) -> int | None:
+    """The seat whose frames the caller may see: ``None`` (a spectator's) for anyone; a seat only
+    for the member who played it in the room's latest game."""
+    if seat is None:
+        return None
+    member = room.by_token.get(hash_token(token)) if token is not None and is_token(token) else None
+    if token is not None and (member is None or member.status == "gone"):
+        raise RoomError("bad_token", "That token holds no seat in this room.", 403)
+    if (member is None or game_no != room.game_no or member.status != "seated" or member.seat != seat
+            or room._took_over(member)):
+        raise RoomError("not_your_seat", "Only the player of that seat may watch the game from it.", 403)
+    return seat

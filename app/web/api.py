@@ -138,13 +138,13 @@ async def room_history(room_id: str, request: Request) -> PlainTextResponse:
 @router.get("/rooms/{room_id}/games/{game_no}/replay")
 async def game_replay(
     room_id: str, game_no: Annotated[int, Path(ge=1, le=INT_MAX)], request: Request,
-    seat: Annotated[int, Query(ge=0, le=31)] = 0,
+    seat: Annotated[int | None, Query(ge=0, le=31)] = None,
     start: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
     count: Annotated[int, Query(ge=1, le=replay.PAGE_MAX)] = replay.PAGE_MAX,
 ) -> dict[str, Any]:
-    """A finished game, one frame per log entry as ``seat`` saw it (``start``/``count`` page it).
-    Every hidden card of a finished game may be shown, so any seat's frames are open to anyone."""
-    return await manager(request).replay(room_id, game_no, seat, start, count)
+    """A finished game, one frame per log entry (``start``/``count`` page it) as a spectator was
+    shown it, or with ``seat`` and ``Authorization: Bearer <seat token>`` as that seat's player was."""
+    return await manager(request).replay(room_id, game_no, seat, bearer(request), start, count)
 
 
 @ops.get("/healthz")

@@ -40,7 +40,7 @@ export const api = {
   room: (room) => call("GET", `/api/rooms/${encodeURIComponent(room)}`),
   createRoom: (body) => call("POST", "/api/rooms", body),
   join: (room, body) => call("POST", `/api/rooms/${encodeURIComponent(room)}/join`, body),
-  replay: (room, gameNo, query) => call("GET", `/api/rooms/${encodeURIComponent(room)}/games/${gameNo}/replay?${query}`),
+  replay: (room, gameNo, query, token) => call("GET", `/api/rooms/${encodeURIComponent(room)}/games/${gameNo}/replay?${query}`, undefined, token),
   sheets: (game) => call("GET", `/api/sheets?game=${encodeURIComponent(game)}`),
   // A saved sheet's edit token comes only with the save: keep it, changing the sheet needs it.
   saveSheet: async (body) => keepSheetToken(await call("POST", "/api/sheets", body)),

@@ -2,7 +2,7 @@
 // by the game's own table module, as in live play, with steps back and forth, jumps to each deal or
 // hand, and autoplay. Keys: ← → step, Home/End, space plays or pauses.
 
-import { api } from "./api.js";
+import { api, loadSeat as storedSeat } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe, tServer } from "./i18n.js";
 import { TABLES } from "./tables/index.js";
@@ -16,7 +16,8 @@ const replay = {
   info: null,
   module: null,
   table: null,
-  seat: 0,
+  seat: null, // null: as a spectator saw it
+  own: null, // this browser's seat in the room and its token, when it has one
   names: [],
   frames: [], // every frame of the game for the chosen seat, loaded page by page
   length: 0,
@@ -44,9 +45,10 @@ function showFatal(text) {
   notice(text);
 }
 
+// A seat's frames need its player's token; a spectator's are open to anyone.
 async function fetchPage(seat, start) {
-  const query = `seat=${seat}&start=${start}`;
-  return api.replay(roomId, gameNo, query);
+  const query = seat === null ? `start=${start}` : `seat=${seat}&start=${start}`;
+  return api.replay(roomId, gameNo, query, seat === null ? null : replay.own.token);
 }
 
 // The first page draws at once; the rest of the game loads behind it.
@@ -60,7 +62,7 @@ async function loadSeat(seat) {
   replay.marks = first.marks;
   replay.frames = first.frames;
   mountTable();
-  fillChoices(first.players);
+  fillChoices();
   show(Math.min(replay.index, replay.frames.length - 1));
   while (replay.frames.length < replay.length) {
     const page = await fetchPage(seat, replay.frames.length);
@@ -91,12 +93,15 @@ function mountTable() {
   $("#dock").hidden = false;
 }
 
-function fillChoices(players) {
+// Whose eyes: a spectator's, or this player's own seat (the server shows no one else's hand).
+function fillChoices() {
   const seats = clear($("#replay-seat"));
-  for (let seat = 0; seat < players; seat += 1) {
-    seats.append(h("option", { value: String(seat) }, seatName(seat)));
+  seats.append(h("option", { value: "" }, t("A spectator")));
+  if (replay.own) {
+    seats.append(h("option", { value: String(replay.own.seat) },
+      t("{name} (you)", { name: seatName(replay.own.seat) })));
   }
-  seats.value = String(replay.seat);
+  seats.value = replay.seat === null ? "" : String(replay.seat);
   const jump = clear($("#replay-jump"));
   for (const mark of replay.marks) {
     let label = t("Start of the game");
@@ -211,8 +216,18 @@ async function start() {
       return;
     }
     replay.module = await loader();
-    const seat = Number(new URLSearchParams(window.location.search).get("seat") || 0);
-    await loadSeat(Number.isInteger(seat) && seat >= 0 ? seat : 0);
+    const stored = storedSeat(roomId);
+    if (stored && stored.token && Number.isInteger(stored.seat)) replay.own = { seat: stored.seat, token: stored.token };
+    const asked = new URLSearchParams(window.location.search).get("seat");
+    const seat = replay.own && asked !== null && Number(asked) === replay.own.seat ? replay.own.seat : null;
+    try {
+      await loadSeat(seat);
+    } catch (error) {
+      // Not this player's seat in this game (an earlier game, a seat taken over): a spectator's view.
+      if (seat === null || error.status !== 403) throw error;
+      replay.own = null;
+      await loadSeat(null);
+    }
   } catch (error) {
     showFatal(tServer(error.message, error.code));
     return;
@@ -227,9 +242,10 @@ async function start() {
   $("#replay-play").addEventListener("click", () => (replay.timer ? pause() : play()));
   $("#replay-jump").addEventListener("change", (event) => show(Number(event.target.value)));
   $("#replay-seat").addEventListener("change", (event) => {
-    const seat = Number(event.target.value);
+    const seat = event.target.value === "" ? null : Number(event.target.value);
     const url = new URL(window.location.href);
-    url.searchParams.set("seat", String(seat));
+    if (seat === null) url.searchParams.delete("seat");
+    else url.searchParams.set("seat", String(seat));
     window.history.replaceState(null, "", url);
     loadSeat(seat).catch((error) => notice(tServer(error.message, error.code)));
   });

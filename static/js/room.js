@@ -475,13 +475,13 @@ function renderResult(outcome) {
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
 }
 
-// The finished game's replay, seen from this player's own seat (a spectator's from the first).
+// The finished game's replay, seen from this player's own seat (as a spectator saw it otherwise).
 function replayLink() {
   const gameNo = session.state && session.state.game_no;
   if (!gameNo) return null;
-  const seat = session.seat !== null && session.seat !== undefined ? session.seat : 0;
+  const own = session.seat !== null && session.seat !== undefined ? `?seat=${session.seat}` : "";
   return h("p", { class: "replay-link" },
-    h("a", { href: `/r/${encodeURIComponent(roomId)}/replay/${gameNo}?seat=${seat}`, id: "replay-link" },
+    h("a", { href: `/r/${encodeURIComponent(roomId)}/replay/${gameNo}${own}`, id: "replay-link" },
       t("Watch the replay")));
 }
 

@@ -42,6 +42,7 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     host.page.wait_for_function("() => window.houserules.frames.length === window.houserules.length")
     first = shown(host)
     assert first["index"] == 0 and first["seat"] == 0
+    assert host.page.input_value("#replay-seat") == "0"
     assert first["hand"] and sorted(first["hand"]) == sorted(first["frame"]["view"]["hand"])
     assert host.page.inner_text("#replay-position") == f"Käik 1/{first['length']}"
     assert host.page.locator("#replay-back").is_disabled()
@@ -62,14 +63,18 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     assert end["frame"]["view"] == final["view"]
     assert host.page.locator("#replay-outcome").is_visible()
     assert host.page.locator("#replay-forward").is_disabled()
-    # The bot's seat, from the start: its own hand now (the game is over, so every seat may be seen).
+    # As a spectator saw it, from the start: no hand in the dock, only the table's open cards on the
+    # page, none of the host's hand (the server sends only what a spectator was shown).
     host.page.click("#replay-first")
-    host.page.select_option("#replay-seat", value="1")
-    host.page.wait_for_function("() => window.houserules.seat === 1 && window.houserules.index === 0")
-    bot = shown(host)
-    assert bot["hand"] and sorted(bot["hand"]) == sorted(bot["frame"]["view"]["hand"])
-    assert set(bot["hand"]).isdisjoint(first["hand"])
-    assert "seat=1" in host.page.url
+    host.page.select_option("#replay-seat", value="")
+    host.page.wait_for_function("() => window.houserules.seat === null && window.houserules.index === 0")
+    assert "seat=" not in host.page.url
+    watched = shown(host)
+    assert watched["hand"] == []
+    view = watched["frame"]["view"]
+    public = set(view["pile"]) | {c for p in view["players"] for c in (p.get("face_up") or []) if c}
+    on_page = set(host.page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)"))
+    assert on_page <= public and not on_page & set(first["hand"])
     # Autoplay moves on by itself and stops at the end; the button then offers it again.
     host.page.click("#replay-play")
     host.page.wait_for_function("() => window.houserules.index >= 2")

@@ -414,7 +414,8 @@ class RoomManager:
         replay.check_finished(room.game, game_no, room.game_no, room.state)
         seat = replay.viewer_seat(room, game_no, seat, token)
         entries = await queries.game_log(self.engine, room.id, game_no)
-        result = replay.frames(room.game, room.sheet, entries, seat, start, count)
+        # Rebuilding a long game takes a while: off the event loop, so other rooms keep moving.
+        result = await asyncio.to_thread(replay.frames, room.game, room.sheet, entries, seat, start, count)
         names = {seat_no: m.name for seat_no, m in room.seated().items()}
         return {"game": room.game.name, "game_no": game_no, "seat": seat,
                 "names": [names.get(s) for s in range(result["players"])], **result}

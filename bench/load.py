@@ -5,14 +5,21 @@
     python bench/load.py --url http://127.0.0.1:8000 ...                          # a running server
 
 Prints moves/s (acknowledged, hence durable), the p50/p99 latency from send to ack and from send
-to the last seat's update of that version, connected sockets and the server's RSS (from /metrics).
+to the last seat's update of that version, connected sockets and the server's RSS (from /metrics),
+the server's own CPU per move (its process's CPU times from /proc, apart from this load generator;
+``/metrics`` for a server started elsewhere) and, last, the same figures as one JSON line.
 A finished game is followed by a rematch, so every room keeps playing for the whole run.
+
+It never hangs: a socket that fails to connect, or fails before the start, is counted and the run
+goes on without it; a socket dropped during the run is counted too; ``--deadline`` bounds the whole
+run (the figures gathered so far are printed all the same).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -41,6 +48,36 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     moves: int = 0
     games: int = 0
+    failed_connect: int = 0  # sockets that never reached the start
+    dropped: int = 0  # sockets that failed after the start
+    duplicates: int = 0  # state frames of a version the socket already had
+    out_of_order: int = 0  # state frames older than one the socket already had
+
+
+class Gate:
+    """The start line: every socket either arrives (connected, hello sent) or fails; the run
+    starts when all have done one or the other (never waiting on a socket that is gone)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.arrived = 0
+        self.failed = 0
+        self.all_in = asyncio.Event()
+        self.go = asyncio.Event()
+        if expected == 0:
+            self.all_in.set()
+
+    def _count(self) -> None:
+        if self.arrived + self.failed >= self.expected:
+            self.all_in.set()
+
+    def arrive(self) -> None:
+        self.arrived += 1
+        self._count()
+
+    def fail(self) -> None:
+        self.failed += 1
+        self._count()
 
 
 @dataclass
@@ -71,65 +108,87 @@ async def client(
     stats: Stats,
     stop: asyncio.Event,
     rng: random.Random,
-    ready: asyncio.Barrier,
+    gate: Gate,
     think: float = 0.0,
 ) -> None:
-    async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        await ready.wait()
-        if host:
-            await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
-        counter = 0
-        waiting: list[Any] | None = None  # [message id, send time]
-        pending: set[asyncio.Task[None]] = set()
+    started = False
+    try:
+        async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
+                                      open_timeout=30) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            gate.arrive()
+            started = True
+            await gate.go.wait()
+            await play(ws, run, host, stats, stop, rng, think)
+    except Exception:
+        if not started:
+            stats.failed_connect += 1
+            gate.fail()
+        elif not stop.is_set():
+            stats.dropped += 1
+
+
+async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
+               think: float) -> None:
+    last_version = -1
+    if host:
+        await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+    counter = 0
+    waiting: list[Any] | None = None  # [message id, send time]
+    pending: set[asyncio.Task[None]] = set()
+    recv = asyncio.ensure_future(ws.recv())
+    halt = asyncio.ensure_future(stop.wait())
+    while True:
+        done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+        if halt in done:
+            recv.cancel()
+            for task in pending:
+                task.cancel()
+            return
+        message = json.loads(recv.result())
         recv = asyncio.ensure_future(ws.recv())
-        halt = asyncio.ensure_future(stop.wait())
-        while True:
-            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-            if halt in done:
-                recv.cancel()
-                for task in pending:
-                    task.cancel()
-                return
-            message = json.loads(recv.result())
-            recv = asyncio.ensure_future(ws.recv())
-            now = time.perf_counter()
-            kind = message["type"]
-            if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
-                stats.acks.append(now - waiting[1])
-                stats.moves += 1
-                run.moves.append((message["version"], waiting[1]))
-                waiting = None
-            elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
-                stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
-                waiting = None
-            elif kind == "state":
-                version = message["version"]
-                run.arrivals.setdefault(version, []).append(now)
-                if message["outcome"] is not None and host:
-                    stats.games += 1
-                    counter += 1
-                    await ws.send(json.dumps({"type": "host", "id": f"r{counter}", "op": "rematch"}))
-                legal = message["legal"]
-                if legal and waiting is None and not stop.is_set():
-                    # Voluntary pick-ups make random games long: prefer any other move.
-                    others = [a for a in legal if "pick" not in a.get("type", "")]
-                    action = rng.choice(others or legal)
-                    counter += 1
-                    msg_id = f"m{counter}"
-                    payload = json.dumps({"type": "action", "id": msg_id, "action": action})
-                    if think:
-                        # Without think time every seat always has a move ready: the latencies are
-                        # then queueing at saturation. A think time offers a chosen load instead;
-                        # the move is sent later while this loop goes on stamping what arrives.
-                        waiting = [msg_id, 0.0]
-                        task = asyncio.create_task(
-                            send_later(ws, payload, waiting, think * rng.uniform(0.5, 1.5) / 1000))
-                        pending.add(task)
-                        task.add_done_callback(pending.discard)
-                    else:
-                        waiting = [msg_id, time.perf_counter()]
-                        await ws.send(payload)
+        now = time.perf_counter()
+        kind = message["type"]
+        if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
+            stats.acks.append(now - waiting[1])
+            stats.moves += 1
+            run.moves.append((message["version"], waiting[1]))
+            waiting = None
+        elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
+            stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+            waiting = None
+        elif kind == "state":
+            version = message["version"]
+            if version == last_version:
+                stats.duplicates += 1
+            elif version < last_version:
+                stats.out_of_order += 1
+            last_version = max(last_version, version)
+            run.arrivals.setdefault(version, []).append(now)
+            if message["outcome"] is not None and host:
+                stats.games += 1
+                counter += 1
+                await ws.send(json.dumps({"type": "host", "id": f"r{counter}", "op": "rematch"}))
+            legal = message["legal"]
+            if legal and waiting is None and not stop.is_set():
+                # Voluntary pick-ups make random games long: prefer any other move.
+                others = [a for a in legal if "pick" not in a.get("type", "")]
+                action = rng.choice(others or legal)
+                counter += 1
+                msg_id = f"m{counter}"
+                payload = json.dumps({"type": "action", "id": msg_id, "action": action})
+                if think:
+                    # Without think time every seat always has a move ready: the latencies are
+                    # then queueing at saturation. A think time offers a chosen load instead;
+                    # the move is sent later while this loop goes on stamping what arrives.
+                    waiting = [msg_id, 0.0]
+                    task = asyncio.create_task(
+                        send_later(ws, payload, waiting, think * rng.uniform(0.5, 1.5) / 1000))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+                else:
+                    waiting = [msg_id, time.perf_counter()]
+                    await ws.send(payload)
 
 
 async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) -> None:
@@ -138,23 +197,122 @@ async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) ->
     await ws.send(payload)
 
 
-async def watcher(url: str, room: str, stop: asyncio.Event, ready: asyncio.Barrier) -> None:
+async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: Gate) -> None:
     """A spectator: says hello, then only reads."""
-    async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
-        await ready.wait()
-        halt = asyncio.ensure_future(stop.wait())
-        while True:
-            recv = asyncio.ensure_future(ws.recv())
-            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-            if halt in done:
-                recv.cancel()
-                return
+    started = False
+    try:
+        async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None,
+                                      open_timeout=30) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            gate.arrive()
+            started = True
+            await gate.go.wait()
+            halt = asyncio.ensure_future(stop.wait())
+            while True:
+                recv = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+                if halt in done:
+                    recv.cancel()
+                    return
+                recv.result()  # raises if the socket closed
+    except Exception:
+        if not started:
+            stats.failed_connect += 1
+            gate.fail()
+        elif not stop.is_set():
+            stats.dropped += 1
+
+
+def proc_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of one process (Linux /proc; its threads included)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # After the command name: state is field 3, utime 14 and stime 15 (proc(5)).
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def metric(text: str, name: str) -> float | None:
     match = re.search(rf"^{re.escape(name)}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.MULTILINE)
     return float(match.group(1)) if match else None
+
+
+@dataclass
+class Window:
+    """What the measured window saw; filled as it goes, so a run cut by the deadline still reports."""
+
+    started: float | None = None
+    ended: float | None = None
+    cpu_client: float = 0.0
+    cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
+    scraped: str = ""
+    rooms_failed: int = 0
+    deadline_hit: bool = False
+
+    def elapsed(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.ended or time.perf_counter()) - self.started
+
+
+class Servers:
+    """The server processes whose CPU is measured: by pid from /proc where we know it, else from
+    their ``/metrics`` (``process_cpu_seconds_total``, which is that process's own)."""
+
+    def __init__(self, url: str, pids: dict[str, int]) -> None:
+        self.url = url
+        self.pids = pids
+
+    async def cpu(self, http: httpx.AsyncClient) -> dict[str, float]:
+        if self.pids:
+            seconds = {name: proc_cpu_seconds(pid) for name, pid in self.pids.items()}
+            return {name: value for name, value in seconds.items() if value is not None}
+        try:
+            value = metric((await http.get(self.url + "/metrics")).text, "process_cpu_seconds_total")
+        except httpx.HTTPError:
+            return {}
+        return {} if value is None else {"server": value}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def wait_healthy(url: str, server: subprocess.Popen[bytes], limit: float = 60.0) -> None:
+    async with httpx.AsyncClient() as http:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            if server.poll() is not None:
+                raise SystemExit(f"the server exited with code {server.returncode} before it was ready")
+            try:
+                if (await http.get(url + "/healthz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise SystemExit(f"the server at {url} was not ready within {limit:.0f} s")
+
+
+def spawn_server(port: int, data: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "HOUSERULES_DATA_DIR": data,
+        "PYTHONPATH": str(ROOT),
+        # The load comes from one address and plays without pause: lift the per-address and
+        # per-member limits, which would otherwise be what is measured.
+        "HOUSERULES_WS_RATE": "1000",
+        "HOUSERULES_WS_BURST": "1000",
+        "HOUSERULES_ROOMS_PER_MINUTE": "0",
+        "HOUSERULES_JOINS_PER_MINUTE": "0",
+        "HOUSERULES_MEMBER_RATE": "1000",
+        "HOUSERULES_MEMBER_BURST": "1000",
+    }
+    return subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
 
 
 async def main() -> None:
@@ -172,108 +330,162 @@ async def main() -> None:
     parser.add_argument(
         "--spawn", action="store_true", help="start `python -m app` on a free port (temp data dir)"
     )
+    parser.add_argument("--server-pid", type=int, default=None,
+                        help="with --url: the server's pid, to read its CPU from /proc")
+    parser.add_argument("--connect-timeout", type=float, default=60.0,
+                        help="s to wait for every socket to connect (the rest are counted as failed)")
+    parser.add_argument("--deadline", type=float, default=None,
+                        help="s for the whole run, set-up included (default: duration + 120)")
     args = parser.parse_args()
+    deadline = args.deadline if args.deadline is not None else args.duration + 120
 
     server: subprocess.Popen[bytes] | None = None
     url = args.url
+    pids: dict[str, int] = {}
     if args.spawn:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        data = tempfile.mkdtemp(prefix="houserules-bench-")
-        env = {
-            **os.environ,
-            "HOST": "127.0.0.1",
-            "PORT": str(port),
-            "HOUSERULES_DATA_DIR": data,
-            "PYTHONPATH": str(ROOT),
-            "HOUSERULES_WS_RATE": "1000",
-            "HOUSERULES_WS_BURST": "1000",
-        }
-        server = subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
+        port = free_port()
+        server = spawn_server(port, tempfile.mkdtemp(prefix="houserules-bench-"))
         url = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient() as http:
-            for _ in range(300):
-                try:
-                    if (await http.get(url + "/healthz")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
+        pids["server"] = server.pid
+    elif args.server_pid is not None:
+        pids["server"] = args.server_pid
+    stats = Stats()
+    window = Window()
+    runs: list[RoomRun] = []
     try:
-        await run(args, url)
+        try:
+            async with asyncio.timeout(deadline):
+                if server is not None:
+                    await wait_healthy(url, server)
+                await run(args, url, Servers(url, pids), stats, window, runs)
+        except TimeoutError:
+            window.deadline_hit = True
+        report(args, stats, window, runs)
     finally:
         if server is not None:
             server.send_signal(signal.SIGTERM)
-            server.wait(30)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
 
 
-async def run(args: argparse.Namespace, url: str) -> None:
+async def run(args: argparse.Namespace, url: str, servers: Servers, stats: Stats, window: Window,
+              runs: list[RoomRun]) -> None:
     ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
-    stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(7)
-    runs: list[tuple[RoomRun, list[str]]] = []
+    tasks: list[asyncio.Task[None]] = []
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         body: dict[str, Any] = {"game": args.game, "name": "p0", "seats": args.clients}
         if args.preset:
             body["preset"] = args.preset
+        seated: list[tuple[RoomRun, list[str]]] = []
         for _ in range(args.rooms):
-            made = (await http.post("/api/rooms", json=body)).json()
-            tokens = [made["token"]]
-            for i in range(1, args.clients):
-                tokens.append(
-                    (await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{i}"})).json()[
-                        "token"
-                    ]
-                )
-            runs.append((RoomRun(made["room"], args.clients), tokens))
-        ready = asyncio.Barrier(args.rooms * args.clients + args.watchers + 1)
+            try:
+                made = (await http.post("/api/rooms", json=body)).raise_for_status().json()
+                tokens = [made["token"]]
+                for i in range(1, args.clients):
+                    joined = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{i}"})
+                    tokens.append(joined.raise_for_status().json()["token"])
+            except httpx.HTTPError:
+                window.rooms_failed += 1
+                continue
+            seated.append((RoomRun(made["room"], args.clients), tokens))
+            runs.append(seated[-1][0])
+        if not seated:
+            return
+        gate = Gate(len(seated) * args.clients + args.watchers)
         tasks = [
             asyncio.create_task(
-                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready,
+                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), gate,
                        args.think)
             )
-            for room, tokens in runs
+            for room, tokens in seated
             for i, token in enumerate(tokens)
         ]
         tasks += [
-            asyncio.create_task(watcher(ws_url, runs[i % len(runs)][0].room, stop, ready))
+            asyncio.create_task(watcher(ws_url, seated[i % len(seated)][0].room, stats, stop, gate))
             for i in range(args.watchers)
         ]
-        await ready.wait()
-        started = time.perf_counter()
-        cpu_client = time.process_time()
-        cpu_server = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
-        await asyncio.sleep(args.duration / 2)
-        scraped = (await http.get("/metrics")).text
-        await asyncio.sleep(args.duration / 2)
-        elapsed = time.perf_counter() - started
-        cpu_client = time.process_time() - cpu_client
-        cpu_after = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    for room, _ in runs:
+        try:
+            # Sockets still connecting then are counted as failed if they never make it.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gate.all_in.wait(), args.connect_timeout)
+            gate.go.set()
+            window.started = time.perf_counter()
+            cpu_client = time.process_time()
+            cpu_before = await servers.cpu(http)
+            await asyncio.sleep(args.duration / 2)
+            with contextlib.suppress(httpx.HTTPError):
+                window.scraped = (await http.get("/metrics")).text
+            await asyncio.sleep(args.duration / 2)
+            window.ended = time.perf_counter()
+            window.cpu_client = time.process_time() - cpu_client
+            cpu_after = await servers.cpu(http)
+            window.cpu_server = {name: cpu_after[name] - cpu_before[name]
+                                 for name in cpu_after if name in cpu_before}
+        finally:
+            if window.started is not None and window.ended is None:
+                window.ended = time.perf_counter()
+            stop.set()
+            # Sockets get a moment to close cleanly; any still stuck then are cancelled.
+            _, stuck = await asyncio.wait(tasks, timeout=10)
+            for task in stuck:
+                task.cancel()
+
+
+def finite(value: float) -> float | None:
+    """A figure for the JSON line: none when there was nothing to measure (JSON has no NaN)."""
+    return round(value, 2) if value == value else None
+
+
+def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
+    for room in runs:
         stats.fanout.extend(room.fanout())
-    sockets = metric(scraped, "houserules_sockets")
-    rss = metric(scraped, "process_resident_memory_bytes")
+    elapsed = window.elapsed()
+    sockets = metric(window.scraped, "houserules_sockets")
+    rss = metric(window.scraped, "process_resident_memory_bytes")
     ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]
           for name, values in (("ack", stats.acks), ("fan", stats.fanout))}
+    rate = stats.moves / elapsed if elapsed else 0.0
+    cpu_total = sum(window.cpu_server.values())
+    per_move = {name: seconds / max(1, stats.moves) * 1000 for name, seconds in window.cpu_server.items()}
+    if window.deadline_hit:
+        print(f"DEADLINE: the run was cut at {args.deadline or args.duration + 120:.0f} s; figures so far")
     print(f"rooms {args.rooms} x {args.clients} clients, {elapsed:.1f} s")
-    print(f"moves/s {stats.moves / elapsed:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
+    print(f"moves/s {rate:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
     print(f"ack     p50 {ms['ack'][0]:.1f} ms  p99 {ms['ack'][1]:.1f} ms (send to ack)")
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
+    print(f"sockets failed to connect {stats.failed_connect}, dropped during the run {stats.dropped}, "
+          f"rooms not created {window.rooms_failed}")
+    print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
     if sockets is not None and rss is not None:
         print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
-    if cpu_server is not None and cpu_after is not None:
-        per_move = (cpu_after - cpu_server) / max(1, stats.moves) * 1000
-        print(f"cpu     server {(cpu_after - cpu_server) / elapsed * 100:.0f}% of a core "
-              f"({per_move:.2f} ms per move, fan-out included), "
-              f"load clients {cpu_client / elapsed * 100:.0f}%")
+    if window.cpu_server and elapsed:
+        print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
+              f"({cpu_total / max(1, stats.moves) * 1000:.3f} ms per move, fan-out included), "
+              f"load clients {window.cpu_client / elapsed * 100:.0f}%")
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:
         print(f"ack mean {statistics.fmean(stats.acks) * 1000:.1f} ms")
+    print(json.dumps({
+        "rooms": args.rooms, "clients": args.clients, "think_ms": args.think, "seconds": round(elapsed, 2),
+        "moves": stats.moves, "moves_per_s": round(rate, 1), "games": stats.games,
+        "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
+        "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
+        "server_cpu_ms_per_move": round(cpu_total / max(1, stats.moves) * 1000, 4) if window.cpu_server
+        else None,
+        "server_cpu_ms_per_move_by_instance": {k: round(v, 4) for k, v in per_move.items()},
+        "server_cpu_share": round(cpu_total / elapsed, 3) if elapsed else None,
+        "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
+        "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,
+        "duplicate_states": stats.duplicates, "out_of_order_states": stats.out_of_order,
+        "refused": dict(sorted(stats.errors.items())), "sockets": sockets,
+        "server_rss_mib": round(rss / 2**20, 1) if rss is not None else None,
+        "deadline_hit": window.deadline_hit,
+    }))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import unicodedata
@@ -34,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app import json_codec
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import new_seed
 from app.rooms import bots as room_bots
@@ -108,7 +108,7 @@ def clean_text(value: str, limit: int, what: str) -> str:
 
 
 def _dumps(message: Mapping[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return json_codec.dumps(message)
 
 
 def _event_row(event: Event) -> dict[str, Any]:

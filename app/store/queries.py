@@ -13,25 +13,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Float,
-    Integer,
-    String,
     Table,
     and_,
     bindparam,
-    cast,
-    column,
     delete,
     func,
     insert,
     or_,
     select,
+    text,
     update,
-    values,
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import json_codec
 from app.store.models import ChatRow, LogRow, MemberRow, RoomRow, SheetRow, SnapshotRow
 
 rooms: Table = RoomRow.__table__  # type: ignore[assignment]
@@ -293,10 +288,29 @@ _batch_update = (
 )
 
 
+# Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column.
+_PG_BATCH_UPDATE = text(
+    "UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:versions AS integer[]),"
+    " CAST(:statuses AS varchar[]), CAST(:deadlines AS float8[]), CAST(:turn_starts AS float8[]),"
+    " CAST(:banks AS text[])) AS b(id, expected, version, status, deadline, turn_start, banks)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected RETURNING rooms.id")
+_PG_LOG_INSERT = text(
+    "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT room_id, version, game_no, kind, seat, CAST(action AS json), CAST(events AS json),"
+    " member_id, msg_id"
+    " FROM unnest(CAST(:room_ids AS varchar[]), CAST(:versions AS integer[]), CAST(:game_nos AS integer[]),"
+    " CAST(:kinds AS varchar[]), CAST(:seats AS integer[]), CAST(:actions AS text[]),"
+    " CAST(:events AS text[]), CAST(:member_ids AS integer[]), CAST(:msg_ids AS varchar[]))"
+    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)")
+
+
 async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
     """Several rooms' changes in the caller's one transaction (group commit).
 
-    Plain moves share one UPDATE (where the driver counts rows of an executemany) and one INSERT;
+    Plain moves share one UPDATE (an executemany where the driver counts its rows, else one
+    statement over arrays) and one INSERT;
     raises ``VersionConflict`` if any room is not at its expected version, and the caller then
     rolls back and retries the commits one by one.
     """
@@ -309,28 +323,38 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
         if result.rowcount != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
     elif simple:
-        # One UPDATE ... FROM (VALUES ...) RETURNING for the whole batch (PostgreSQL).
-        batch = values(
-            column("b_id", String), column("b_expected", Integer), column("b_version", Integer),
-            column("b_status", String), column("b_deadline", Float), column("b_turn_start", Float),
-            column("b_banks", JSON), name="batch",
-        ).data([(c.room_id, c.expected, c.entries[-1].version, c.room_values["status"],
-                 c.room_values["deadline"], c.room_values["turn_start"], c.room_values["banks"])
-                for c in simple])
-        result = await conn.execute(
-            update(rooms)
-            .where(rooms.c.id == batch.c.b_id, rooms.c.version == batch.c.b_expected)
-            .values(version=batch.c.b_version, status=batch.c.b_status,
-                    deadline=cast(batch.c.b_deadline, Float),
-                    turn_start=cast(batch.c.b_turn_start, Float), banks=cast(batch.c.b_banks, JSON))
-            .returning(rooms.c.id))
+        # PostgreSQL: one UPDATE ... FROM unnest(arrays) RETURNING for the whole batch. Its text never
+        # changes with the batch's size, so SQLAlchemy compiles it once and asyncpg prepares it once.
+        result = await conn.execute(_PG_BATCH_UPDATE, {
+            "ids": [c.room_id for c in simple],
+            "expected": [c.expected for c in simple],
+            "versions": [c.entries[-1].version for c in simple],
+            "statuses": [c.room_values["status"] for c in simple],
+            "deadlines": [c.room_values["deadline"] for c in simple],
+            "turn_starts": [c.room_values["turn_start"] for c in simple],
+            "banks": [None if c.room_values["banks"] is None else json_codec.dumps(c.room_values["banks"])
+                      for c in simple],
+        })
         if len(result.all()) != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
-    rows = [{"room_id": c.room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
+    entries = [(c.room_id, e) for c in simple for e in c.entries]
+    if entries and conn.dialect.name == "postgresql":
+        await conn.execute(_PG_LOG_INSERT, {
+            "room_ids": [room_id for room_id, _ in entries],
+            "versions": [e.version for _, e in entries],
+            "game_nos": [e.game_no for _, e in entries],
+            "kinds": [e.kind for _, e in entries],
+            "seats": [e.seat for _, e in entries],
+            "actions": [json_codec.dumps(e.action) for _, e in entries],
+            "events": [json_codec.dumps(e.events) for _, e in entries],
+            "member_ids": [e.member_id for _, e in entries],
+            "msg_ids": [e.msg_id for _, e in entries],
+        })
+    elif entries:
+        await conn.execute(insert(log), [
+            {"room_id": room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
              "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
-            for c in simple for e in c.entries]
-    if rows:
-        await conn.execute(insert(log), rows)
+            for room_id, e in entries])
     snaps = [c for c in simple if c.snapshot is not None]
     if snaps:
         await conn.execute(insert(snapshots), [

@@ -90,7 +90,8 @@ class RoomManager:
 
     def _remote_change(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.sync_wanted:
+            room.sync_wanted = True
             self.spawn(room.sync())
 
     async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:

@@ -149,16 +149,34 @@ class Room:
         # The finished games' results (winners and losers by name), read from the log when first
         # needed; the room tally across rematches is made from them.
         self.results: list[dict[str, Any]] | None = None
+        # Another instance's change was announced and a sync is queued (bursts coalesce into one).
+        self.sync_wanted = False
         self._load(record)
         self.bots = room_bots.BotDriver(self)
 
     # -- loading -----------------------------------------------------------------------------
 
     def _load(self, record: RoomRecord) -> None:
-        row = record.room
+        self._take_row(record.room)
+        self.members: dict[int, Member] = {}
+        self._take_members(record.members)
+        state = self.game.load(record.snapshot) if record.snapshot is not None else None
+        for entry in record.tail:
+            state = self._replay(state, entry)
+        self.state: Any = state
+        self.moves_since_snapshot = len(record.tail)
+        for member_id, msg_id, version in reversed(record.recent_msgs):
+            self._remember((member_id, msg_id), {"type": "ack", "id": msg_id, "version": version})
+        self.chat: deque[dict[str, Any]] = deque(
+            ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
+             for c in record.chat), maxlen=30)
+
+    def _take_row(self, row: Mapping[str, Any]) -> None:
+        """The room row's fields into memory."""
         self.id: str = row["id"]
-        self.sheet_json: dict[str, Any] = dict(row["sheet"])
-        self.sheet: RuleSheetBase = self.game.sheet(self.sheet_json)
+        if getattr(self, "sheet_json", None) != row["sheet"]:
+            self.sheet_json: dict[str, Any] = dict(row["sheet"])
+            self.sheet: RuleSheetBase = self.game.sheet(self.sheet_json)
         self.capacity: int = row["capacity"]
         self.approval: bool = bool(row["approval"])
         self.status: str = row["status"]
@@ -171,26 +189,26 @@ class Room:
         self.turn_start: float | None = row.get("turn_start")
         self.banks: dict[int, float] = {int(seat): float(left)
                                         for seat, left in (row.get("banks") or {}).items()}
-        self.members: dict[int, Member] = {
-            m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"],
-                            m.get("seat_since") or 0)
-            for m in record.members
-        }
-        self.by_token = {m.token_hash: m for m in self.members.values()}
-        state = self.game.load(record.snapshot) if record.snapshot is not None else None
-        for entry in record.tail:
-            if entry.kind == "deal":
-                state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+
+    def _take_members(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Member rows into memory; a known member keeps its object (and its rate limits)."""
+        for m in rows:
+            member = self.members.get(m["id"])
+            if member is None:
+                self.members[m["id"]] = Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"],
+                                               m["token_hash"], m.get("seat_since") or 0)
             else:
-                seat = SERVER_SEAT if entry.seat is None else entry.seat
-                state, _ = self.game.apply(state, seat, entry.action)
-        self.state: Any = state
-        self.moves_since_snapshot = len(record.tail)
-        for member_id, msg_id, version in reversed(record.recent_msgs):
-            self._remember((member_id, msg_id), {"type": "ack", "id": msg_id, "version": version})
-        self.chat: deque[dict[str, Any]] = deque(
-            ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
-             for c in record.chat), maxlen=30)
+                member.name, member.status, member.seat = m["name"], m["status"], m["seat"]
+                member.wanted_seat, member.since = m["wanted_seat"], m.get("seat_since") or 0
+        self.by_token = {m.token_hash: m for m in self.members.values()}
+
+    def _replay(self, state: Any, entry: LogEntry) -> Any:
+        """A logged entry applied again: a deal starts from its seed, anything else is an action."""
+        if entry.kind == "deal":
+            return self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+        seat = SERVER_SEAT if entry.seat is None else entry.seat
+        state, _ = self.game.apply(state, seat, entry.action)
+        return state
 
     # -- who is who --------------------------------------------------------------------------
 
@@ -593,7 +611,8 @@ class Room:
                 "losers": names(last) if len(last) == 1 else []}
 
     async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:
-        """After a failed commit: reload from the database (the truth) and tell everyone."""
+        """After a failed commit: catch up with the database (the truth) and tell everyone what
+        they missed."""
         if isinstance(error, VersionConflict):
             code, message = "stale_version", "The game moved on before your move arrived; look again."
         else:
@@ -604,15 +623,11 @@ class Room:
             sub.send(_dumps(self.error(msg_id, code, message)))
             metrics.REFUSED.labels(code).inc()
         try:
-            record = await queries.load_room(self.manager.engine, self.id)
+            # The room moved on elsewhere (or the commit's fate is unknown): take the log entries
+            # this instance missed and publish them, events included, once.
+            await self._catch_up()
         except Exception:
-            log.exception("reload failed in room %s", self.id)
-            return
-        if record is not None:
-            self._load(record)
-            self.publish_room()
-            self.publish_state([])
-            self.arm_timer()
+            log.exception("catching up failed in room %s", self.id)
 
     def _clock_entries(self, state: Any, version: int, game_no: int) -> tuple[Any, list[LogEntry]]:
         """The game's clock action if one is due now (logged with no seat), applied to ``state``."""
@@ -705,32 +720,79 @@ class Room:
             log.exception("could not announce a change of room %s", self.id)
 
     async def sync(self) -> None:
-        """Another instance changed this room: reload it and bring this instance's sockets up to date."""
+        """Another instance changed this room: bring this instance and its sockets up to date."""
         async with self.lock:
-            old_version = self.version
-            last_chat = self.chat[-1]["at"] if self.chat else 0.0
+            self.sync_wanted = False
+            if self.closed:
+                return
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Apply what the database has beyond this instance's memory: the log entries after its
+        version (applied one by one, never a reload and replay of the room), the room row, the
+        members and new chat lines. Publishes only what changed: the entries' events once, the
+        room message if it differs, a welcome for members whose seat or role changed."""
+        last_chat = self.chat[-1]["at"] if self.chat else 0.0
+        news = await queries.room_news(self.manager.engine, self.id, self.version, last_chat)
+        if news is None:
+            return
+        entries = news.entries
+        target = news.room["version"]
+        contiguous = [e.version for e in entries] == list(range(self.version + 1, target + 1))
+        if target > self.version and not contiguous:
+            # Not a contiguous tail (never expected: log entries are never deleted): rebuild.
             record = await queries.load_room(self.manager.engine, self.id)
             if record is None:
                 return
             self._load(record)
-            self.results = await queries.game_results(self.manager.engine, self.id)
-            entries: list[LogEntry] = []
-            if self.version > old_version:
-                entries = await queries.log_since(self.manager.engine, self.id, old_version)
-            for sub in list(self.subscribers):
-                member = self.member_of(sub)
-                if member is not None and member.status == "gone":
-                    sub.send(_dumps({"type": "kicked"}))
-                    sub.close(4403, "kicked")
-                    self._forget(sub)
             self.publish_room()
             self.publish_state(entries)
-            for line in self.chat:
-                if line["at"] > last_chat:
-                    text = _dumps(line)
-                    for sub in list(self.subscribers):
-                        sub.send(text)
             self.arm_timer()
+            return
+        before_room = self.room_message(True)
+        before_roles = {m.id: (m.status, m.seat, m.id == self.host_member) for m in self.members.values()}
+        self._take_row(news.room)
+        state = self.state
+        for entry in entries:
+            state = self._replay(state, entry)
+            if entry.member_id is not None and entry.msg_id is not None:
+                # A retry on this instance of a message applied elsewhere gets its ack.
+                self._remember((entry.member_id, entry.msg_id),
+                               {"type": "ack", "id": entry.msg_id, "version": entry.version})
+            if self.results is not None:
+                self.results.extend(dict(event.get("data") or {}) for event in entry.events
+                                    if event.get("type") == "game_result")
+        self.state = state
+        self.moves_since_snapshot += len(entries)
+        self._take_members(news.members)
+        changed = {m.id for m in self.members.values()
+                   if before_roles.get(m.id) != (m.status, m.seat, m.id == self.host_member)}
+        for sub in list(self.subscribers):
+            member = self.member_of(sub)
+            if member is not None and member.status == "gone":
+                sub.send(_dumps({"type": "kicked"}))
+                sub.close(4403, "kicked")
+                self._forget(sub)
+            elif member is not None and member.id in changed:
+                sub.send(_dumps(self.welcome_message(sub)))
+                if not entries:  # the seat's own view (an approval, the host's table actions)
+                    sub.send(_dumps(self.state_message(self.seat_of(sub), [])))
+        if self.room_message(True) != before_room:
+            self._room_changed = True
+        if entries:
+            self.publish_state(entries)
+        elif self._room_changed:
+            self.publish_room()
+        for line in news.chat:
+            said = {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
+                    "at": line["at"]}
+            self.chat.append(said)
+            text = _dumps(said)
+            for sub in list(self.subscribers):
+                sub.send(text)
+        if entries or self._room_changed:
+            self.manager.update_gauges()
+        self.arm_timer()
 
     # -- turn timers -------------------------------------------------------------------------
 

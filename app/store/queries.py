@@ -203,6 +203,39 @@ async def load_room(engine: AsyncEngine, room_id: str, *, recent: int = 64, chat
     )
 
 
+@dataclass
+class RoomNews:
+    """What changed in a room since a version: its row, members, the log after it and new chat."""
+
+    room: dict[str, Any]
+    members: list[dict[str, Any]]
+    entries: list[LogEntry]
+    chat: list[dict[str, Any]]
+
+
+async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: float, *, chat_rows: int = 30
+                    ) -> RoomNews | None:
+    """The room row, its members, every log entry after version ``after`` (oldest first) and the
+    chat lines after ``chat_after`` (their ``at``): one instance catching up on another's changes."""
+    async with engine.connect() as conn:
+        room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
+        if room is None:
+            return None
+        people = (await conn.execute(
+            select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+        tail: list[Any] = []
+        if room["version"] > after:
+            tail = list((await conn.execute(
+                select(log).where(log.c.room_id == room_id, log.c.version > after,
+                                  log.c.version <= room["version"])
+                .order_by(log.c.version))).all())
+        talk = (await conn.execute(
+            select(chat).where(chat.c.room_id == room_id, chat.c.at > chat_after)
+            .order_by(chat.c.id.desc()).limit(chat_rows))).mappings().all()
+    return RoomNews(room=dict(room), members=[dict(m) for m in people], entries=[_entry(row) for row in tail],
+                    chat=[dict(c) for c in reversed(talk)])
+
+
 async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int = 300) -> list[LogEntry]:
     """The last ``limit`` log entries after version ``after`` (oldest first)."""
     async with engine.connect() as conn:

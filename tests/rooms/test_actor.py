@@ -103,12 +103,60 @@ async def test_a_second_instance_that_moved_late_is_refused_and_catches_up(tmp_p
     await room_b.act(b1, "late", late, None)
     assert b1.last("error") == {"type": "error", "id": "late", "code": "stale_version",
                                 "message": b1.last("error")["message"]}
-    # B reloaded from the database (the truth) and told its socket; the same id may now succeed.
+    # B caught up with the database (the truth) and told its socket what it missed, events
+    # included; the same id may now succeed.
     assert room_b.version == 2 and b1.last("state")["version"] == 2
+    assert [(e["version"], e["seat"]) for e in b1.last("state")["events"]] == [(2, 0)] * len(
+        b1.last("state")["events"]) and b1.last("state")["events"]
+    # The NOTIFY of A's move comes after that: B has nothing new, so its sockets hear nothing.
+    heard = len(b1.messages)
+    await room_b.sync()
+    assert len(b1.messages) == heard
     entries = await queries.log_since(engines[0], room_a.id, 0)
     assert [e.msg_id for e in entries] == [None, "first"]
     await room_b.act(b1, "late", room_b.game.legal_actions(room_b.state, 1)[0], None)
     assert b1.last("ack") == {"type": "ack", "id": "late", "version": 3}
+    for manager in (first, second):
+        await manager.stop()
+    for eng in engines:
+        await eng.dispose()
+
+
+async def test_a_sync_applies_the_new_log_entries_without_reloading_the_room(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
+    first, second, engines = await _two_instances(url)
+    made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+    room_a = await first.get(made["room"])
+    joined = await room_a.join("Mati", None)
+    room_b = await second.get(made["room"])
+    a0, a1, b1 = Recorder(), Recorder(), Recorder()
+    await room_a.attach(a0, made["token"], None)
+    await room_a.attach(a1, joined["token"], None)
+    await room_b.attach(b1, joined["token"], None)
+
+    def no_reload(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the room was reloaded")
+
+    monkeypatch.setattr(queries, "load_room", no_reload)
+    await room_a.host(a0, "start", "start", {})
+    await room_b.sync()
+    rng = random.Random(5)
+    seat_one_sent: list[str] = []
+    for i in range(12):
+        seat = rng.choice(room_a.game.to_act(room_a.state))
+        await room_a.act([a0, a1][seat], f"s{i}", room_a.game.legal_actions(room_a.state, seat)[0], None)
+        if seat == 1:
+            seat_one_sent.append(f"s{i}")
+        await room_b.sync()
+        # The same state as the instance that made the moves, reached by applying the entries.
+        assert room_b.version == room_a.version
+        assert room_b.game.dump(room_b.state) == room_a.game.dump(room_a.state)
+        assert b1.last("state") == a1.last("state")
+    # A retry on B of a message A stored gets its ack, not a second move.
+    assert seat_one_sent
+    await room_b.act(b1, seat_one_sent[-1], {"type": "anything"}, None)
+    assert b1.messages[-1]["type"] == "ack" and b1.messages[-1]["id"] == seat_one_sent[-1]
     for manager in (first, second):
         await manager.stop()
     for eng in engines:

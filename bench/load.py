@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -52,6 +53,9 @@ class Stats:
     dropped: int = 0  # sockets that failed after the start
     duplicates: int = 0  # state frames of a version the socket already had
     out_of_order: int = 0  # state frames older than one the socket already had
+    lost: int = 0  # events a socket's seat should have had (by the stored log) and never got
+    duplicate_events: int = 0  # events a socket got more than once
+    checked: int = -1  # sockets whose events were checked against the log (-1: not checked)
 
 
 class Gate:
@@ -81,16 +85,36 @@ class Gate:
 
 
 @dataclass
+class SocketLog:
+    """What one player's socket was told: its seat, and every event as (version, type), in order."""
+
+    instance: int
+    seat: int | None = None
+    events: list[tuple[int, str]] = field(default_factory=list)
+    last_version: int = -1
+
+
+@dataclass
 class RoomRun:
     room: str
     clients: int
-    arrivals: dict[int, list[float]] = field(default_factory=dict)  # version -> each seat's receive time
-    moves: list[tuple[int, float]] = field(default_factory=list)  # (acknowledged version, send time)
+    # version -> (instance, receive time) of each seat's update
+    arrivals: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    moves: list[tuple[int, float, int]] = field(default_factory=list)  # (acked version, send time, instance)
+    sockets: list[SocketLog] = field(default_factory=list)
 
-    def fanout(self) -> list[float]:
-        """Send to the last seat's update, for every acknowledged move all seats heard of."""
-        return [max(self.arrivals[v]) - sent for v, sent in self.moves
-                if len(self.arrivals.get(v, ())) == self.clients]
+    def fanout(self, cross: bool = False) -> list[float]:
+        """Send to the last seat's update, for every acknowledged move all seats heard of (``cross``:
+        only the seats on other instances than the mover's)."""
+        out = []
+        for version, sent, instance in self.moves:
+            heard = self.arrivals.get(version, [])
+            if len(heard) != self.clients:
+                continue
+            times = [at for where, at in heard if not cross or where != instance]
+            if times:
+                out.append(max(times) - sent)
+        return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -110,8 +134,11 @@ async def client(
     rng: random.Random,
     gate: Gate,
     think: float = 0.0,
+    instance: int = 0,
 ) -> None:
     started = False
+    seen = SocketLog(instance)
+    run.sockets.append(seen)
     try:
         async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
                                       open_timeout=30) as ws:
@@ -119,7 +146,7 @@ async def client(
             gate.arrive()
             started = True
             await gate.go.wait()
-            await play(ws, run, host, stats, stop, rng, think)
+            await play(ws, run, host, stats, stop, rng, think, seen)
     except Exception:
         if not started:
             stats.failed_connect += 1
@@ -129,7 +156,7 @@ async def client(
 
 
 async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
-               think: float) -> None:
+               think: float, seen: SocketLog) -> None:
     last_version = -1
     if host:
         await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
@@ -152,8 +179,10 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
         if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
             stats.acks.append(now - waiting[1])
             stats.moves += 1
-            run.moves.append((message["version"], waiting[1]))
+            run.moves.append((message["version"], waiting[1], seen.instance))
             waiting = None
+        elif kind == "welcome":
+            seen.seat = message["seat"]
         elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
             stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
             waiting = None
@@ -164,7 +193,9 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
             elif version < last_version:
                 stats.out_of_order += 1
             last_version = max(last_version, version)
-            run.arrivals.setdefault(version, []).append(now)
+            run.arrivals.setdefault(version, []).append((seen.instance, now))
+            seen.events.extend((int(e["version"]), str(e["type"])) for e in message["events"])
+            seen.last_version = last_version
             if message["outcome"] is not None and host:
                 stats.games += 1
                 counter += 1
@@ -336,43 +367,97 @@ async def main() -> None:
                         help="s to wait for every socket to connect (the rest are counted as failed)")
     parser.add_argument("--deadline", type=float, default=None,
                         help="s for the whole run, set-up included (default: duration + 120)")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="with --spawn: this many servers on one PostgreSQL (DATABASE_URL); each "
+                             "room's players are spread over them")
+    parser.add_argument("--database-url", default=None,
+                        help="with --url: the server's database, to check every event was delivered once")
     args = parser.parse_args()
     deadline = args.deadline if args.deadline is not None else args.duration + 120
+    database = os.environ.get("DATABASE_URL")
+    if args.instances > 1 and not (args.spawn and database and database.startswith("postgresql")):
+        raise SystemExit("--instances needs --spawn and DATABASE_URL=postgresql+asyncpg://...")
 
-    server: subprocess.Popen[bytes] | None = None
-    url = args.url
+    servers: list[subprocess.Popen[bytes]] = []
+    urls = [args.url]
     pids: dict[str, int] = {}
     if args.spawn:
-        port = free_port()
-        server = spawn_server(port, tempfile.mkdtemp(prefix="houserules-bench-"))
-        url = f"http://127.0.0.1:{port}"
-        pids["server"] = server.pid
-    elif args.server_pid is not None:
-        pids["server"] = args.server_pid
+        urls = []
+        data = tempfile.mkdtemp(prefix="houserules-bench-")
+        if not database:
+            database = f"sqlite+aiosqlite:///{data}/houserules.sqlite3"
+        for index in range(args.instances):
+            port = free_port()
+            servers.append(spawn_server(port, data))
+            urls.append(f"http://127.0.0.1:{port}")
+            pids["server" if args.instances == 1 else f"instance {index}"] = servers[-1].pid
+            if index == 0:  # the first applies the migrations before the others start
+                await wait_healthy(urls[0], servers[0])
+    else:
+        database = args.database_url
+        if args.server_pid is not None:
+            pids["server"] = args.server_pid
     stats = Stats()
     window = Window()
     runs: list[RoomRun] = []
+    # SIGTERM (e.g. from `timeout`) ends the run like the deadline: figures so far, servers stopped.
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     try:
         try:
             async with asyncio.timeout(deadline):
-                if server is not None:
+                for url, server in zip(urls, servers, strict=False):
                     await wait_healthy(url, server)
-                await run(args, url, Servers(url, pids), stats, window, runs)
-        except TimeoutError:
+                await run(args, urls, Servers(urls[0], pids), stats, window, runs)
+        except (TimeoutError, asyncio.CancelledError):
             window.deadline_hit = True
+        if database and not window.deadline_hit:
+            await check_delivery(database, runs, stats)
         report(args, stats, window, runs)
     finally:
-        if server is not None:
+        for server in servers:
             server.send_signal(signal.SIGTERM)
+        for server in servers:
             try:
                 server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
 
 
-async def run(args: argparse.Namespace, url: str, servers: Servers, stats: Stats, window: Window,
+async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> None:
+    """Each socket's events against the stored log, up to the last state it got: every event its
+    seat may see must have come exactly once (``lost`` and ``duplicate_events`` count the misses)."""
+    sys.path.insert(0, str(ROOT))
+    # The server's own rule of who sees what.
+    from app.rooms.room import _visible
+    from app.store import queries
+    from app.store.db import make_engine
+
+    engine = make_engine(database)
+    stats.checked = 0
+    try:
+        for room in runs:
+            entries = await queries.log_since(engine, room.room, 0, limit=10_000_000)
+            for seen in room.sockets:
+                if seen.seat is None:
+                    continue
+                expected = collections.Counter(
+                    (entry.version, str(row["type"])) for entry in entries
+                    if entry.version <= seen.last_version
+                    for row in entry.events if _visible(row, seen.seat, entry.version, 0))
+                got = collections.Counter(seen.events)
+                stats.lost += sum((expected - got).values())
+                stats.duplicate_events += sum((got - expected).values())
+                stats.checked += 1
+    finally:
+        await engine.dispose()
+
+
+async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats: Stats, window: Window,
               runs: list[RoomRun]) -> None:
-    ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
+    url = urls[0]
+    ws_urls = [u.replace("http://", "ws://").replace("https://", "wss://") for u in urls]
     stop = asyncio.Event()
     rng = random.Random(7)
     tasks: list[asyncio.Task[None]] = []
@@ -396,16 +481,19 @@ async def run(args: argparse.Namespace, url: str, servers: Servers, stats: Stats
         if not seated:
             return
         gate = Gate(len(seated) * args.clients + args.watchers)
+        # With several instances, a room's seats are spread over them (seat i of room r on
+        # instance (r + i) mod N): every move has listeners on another instance.
         tasks = [
             asyncio.create_task(
-                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), gate,
-                       args.think)
+                client(ws_urls[(r + i) % len(ws_urls)], room, token, i == 0, stats, stop,
+                       random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls))
             )
-            for room, tokens in seated
+            for r, (room, tokens) in enumerate(seated)
             for i, token in enumerate(tokens)
         ]
         tasks += [
-            asyncio.create_task(watcher(ws_url, seated[i % len(seated)][0].room, stats, stop, gate))
+            asyncio.create_task(watcher(ws_urls[i % len(ws_urls)], seated[i % len(seated)][0].room, stats,
+                                        stop, gate))
             for i in range(args.watchers)
         ]
         try:
@@ -441,13 +529,16 @@ def finite(value: float) -> float | None:
 
 
 def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
+    cross: list[float] = []
     for room in runs:
         stats.fanout.extend(room.fanout())
+        if args.instances > 1:
+            cross.extend(room.fanout(cross=True))
     elapsed = window.elapsed()
     sockets = metric(window.scraped, "houserules_sockets")
     rss = metric(window.scraped, "process_resident_memory_bytes")
     ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]
-          for name, values in (("ack", stats.acks), ("fan", stats.fanout))}
+          for name, values in (("ack", stats.acks), ("fan", stats.fanout), ("cross", cross))}
     rate = stats.moves / elapsed if elapsed else 0.0
     cpu_total = sum(window.cpu_server.values())
     per_move = {name: seconds / max(1, stats.moves) * 1000 for name, seconds in window.cpu_server.items()}
@@ -459,13 +550,22 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
     print(f"sockets failed to connect {stats.failed_connect}, dropped during the run {stats.dropped}, "
           f"rooms not created {window.rooms_failed}")
+    if args.instances > 1:
+        print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
+              f"(send to the last seat's update on another instance than the mover's)")
     print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    if stats.checked >= 0:
+        print(f"events checked against the log on {stats.checked} sockets: lost {stats.lost}, "
+              f"duplicated {stats.duplicate_events}")
     if sockets is not None and rss is not None:
         print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
     if window.cpu_server and elapsed:
         print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
               f"({cpu_total / max(1, stats.moves) * 1000:.3f} ms per move, fan-out included), "
               f"load clients {window.cpu_client / elapsed * 100:.0f}%")
+        if len(per_move) > 1:
+            print("cpu     per instance: " + ", ".join(f"{name} {value:.3f} ms per move"
+                                                   for name, value in per_move.items()))
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:
@@ -482,6 +582,10 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
         "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,
         "duplicate_states": stats.duplicates, "out_of_order_states": stats.out_of_order,
+        "instances": args.instances,
+        "cross_fanout_p50_ms": finite(ms["cross"][0]), "cross_fanout_p99_ms": finite(ms["cross"][1]),
+        "lost_events": stats.lost if stats.checked >= 0 else None,
+        "duplicate_events": stats.duplicate_events if stats.checked >= 0 else None,
         "refused": dict(sorted(stats.errors.items())), "sockets": sockets,
         "server_rss_mib": round(rss / 2**20, 1) if rss is not None else None,
         "deadline_hit": window.deadline_hit,

@@ -131,8 +131,12 @@ def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Room:
-    def __init__(self, manager: RoomManager, record: RoomRecord, game: Game[Any, Any]) -> None:
+    def __init__(self, manager: RoomManager, record: RoomRecord, game: Game[Any, Any],
+                 epoch: int | None = None) -> None:
         self.manager = manager
+        # The epoch of this instance's lease on the room (None: another instance owns it, or no
+        # leases at all: see ``owns``).
+        self.epoch = epoch
         self.game = game
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -189,6 +193,21 @@ class Room:
         self.turn_start: float | None = row.get("turn_start")
         self.banks: dict[int, float] = {int(seat): float(left)
                                         for seat, left in (row.get("banks") or {}).items()}
+        self.lease_owner: str | None = row.get("lease_owner")
+        if self.epoch is not None and row.get("lease_epoch", self.epoch) != self.epoch:
+            self.epoch = None  # another instance took the room over
+
+    def owns(self) -> bool:
+        """Whether this instance runs the room: it holds the lease, or there are no leases."""
+        return self.epoch is not None or not self.manager.leases
+
+    async def take_over(self, epoch: int) -> None:
+        """This instance took the room's lease (its owner's lease ended): catch up from the stored
+        log, then run the room's timers and bots from here."""
+        async with self.lock:
+            self.epoch = epoch
+            await self._catch_up()
+            self.arm_timer()
 
     def _take_members(self, rows: Sequence[Mapping[str, Any]]) -> None:
         """Member rows into memory; a known member keeps its object (and its rate limits)."""
@@ -570,7 +589,8 @@ class Room:
             # A deal or a game's end: the retention of finished rooms counts from here.
             values["active_at"] = round(time.time(), 3)
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
-        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
+        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats,
+                                                 self.epoch))
         self.state = state
         self.version = entries[-1].version
         changed = self.status != status
@@ -661,6 +681,13 @@ class Room:
         return state, entries
 
     async def act(self, sub: Subscriber, msg_id: str, action: dict[str, Any], version: int | None) -> None:
+        if not self.owns() and sub.member_id is not None:
+            cached = self.replies.get(self._reply_key(sub, msg_id))
+            if cached is not None:
+                sub.send(_dumps(cached))
+                return
+            await self.manager.hand_over(self, sub, "action", msg_id, {"action": action, "version": version})
+            return
         started = time.perf_counter()
         async with self.lock:
             cached = self.replies.get(self._reply_key(sub, msg_id))
@@ -800,6 +827,8 @@ class Room:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if not self.owns():
+            return  # the owner runs the room's timers and bots
         if hasattr(self, "bots"):
             self.bots.schedule()  # after every commit, load and reload: the bots' next move
         if self.deadline is None or self.status != "playing":
@@ -916,6 +945,9 @@ class Room:
     # -- host operations ---------------------------------------------------------------------
 
     async def host(self, sub: Subscriber, msg_id: str, op: str, args: dict[str, Any]) -> None:
+        if not self.owns() and sub.member_id is not None:
+            await self.manager.hand_over(self, sub, "host", msg_id, {"op": op, "args": args})
+            return
         async with self.lock:
             cached = self.replies.get(self._reply_key(sub, msg_id))
             if cached is not None:

@@ -262,15 +262,18 @@ async def append(
     room_values: dict[str, Any],
     snapshot: tuple[int, int, dict[str, Any]] | None = None,
     seats: Mapping[int, int | None] | None = None,
+    epoch: int | None = None,
 ) -> None:
     """Append ``entries`` after version ``expected`` and update the room, inside ``conn``'s transaction.
 
-    Raises ``VersionConflict`` when the room is no longer at ``expected``.
+    Raises ``VersionConflict`` when the room is no longer at ``expected`` or, with ``epoch``, when
+    its lease is no longer of that epoch (another instance took the room over).
     """
     new_version = entries[-1].version if entries else expected
-    result = await conn.execute(
-        update(rooms).where(rooms.c.id == room_id, rooms.c.version == expected)
-        .values(version=new_version, **room_values))
+    where = [rooms.c.id == room_id, rooms.c.version == expected]
+    if epoch is not None:
+        where.append(rooms.c.lease_epoch == epoch)
+    result = await conn.execute(update(rooms).where(*where).values(version=new_version, **room_values))
     if result.rowcount != 1:
         raise VersionConflict(room_id)
     if entries:
@@ -303,6 +306,8 @@ class Commit:
     room_values: dict[str, Any]
     snapshot: tuple[int, int, dict[str, Any]] | None = None
     seats: Mapping[int, int | None] | None = None
+    # The lease epoch the change was made under (None: no leases, a single instance).
+    epoch: int | None = None
 
     @property
     def simple(self) -> bool:
@@ -327,8 +332,10 @@ _PG_BATCH_UPDATE = text(
     " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:versions AS integer[]),"
     " CAST(:statuses AS varchar[]), CAST(:deadlines AS float8[]), CAST(:turn_starts AS float8[]),"
-    " CAST(:banks AS text[])) AS b(id, expected, version, status, deadline, turn_start, banks)"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected RETURNING rooms.id")
+    " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected"
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
 _PG_LOG_INSERT = text(
     "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
     " SELECT room_id, version, game_no, kind, seat, CAST(action AS json), CAST(events AS json),"
@@ -367,6 +374,7 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
             "turn_starts": [c.room_values["turn_start"] for c in simple],
             "banks": [None if c.room_values["banks"] is None else json_codec.dumps(c.room_values["banks"])
                       for c in simple],
+            "epochs": [c.epoch for c in simple],
         })
         if len(result.all()) != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
@@ -399,7 +407,54 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
             [{"b_id": c.room_id, "b_version": c.snapshot[0]} for c in snaps if c.snapshot is not None])
     for c in commits:
         if not c.simple:
-            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats)
+            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats, c.epoch)
+
+
+# -- leases (PostgreSQL: one instance runs a room at a time) --------------------------------------
+
+_DB_NOW = "CAST(extract(epoch from clock_timestamp()) AS float8)"
+_LEASE_END = f"{_DB_NOW} + CAST(:seconds AS float8)"
+_TAKE_LEASES = text(
+    f"UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1, lease_until = {_LEASE_END}"
+    " WHERE id = ANY(CAST(:ids AS varchar[])) AND (lease_owner IS NULL OR lease_owner = :owner"
+    f" OR lease_until IS NULL OR lease_until < {_DB_NOW}) RETURNING id, lease_epoch")
+_RENEW_LEASES = text(
+    f"UPDATE rooms SET lease_until = {_LEASE_END}"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"
+    " WHERE rooms.id = l.id AND rooms.lease_owner = :owner AND rooms.lease_epoch = l.epoch"
+    " RETURNING rooms.id")
+_RELEASE_LEASES = text(
+    "UPDATE rooms SET lease_owner = NULL, lease_until = NULL"
+    " WHERE id = ANY(CAST(:ids AS varchar[])) AND lease_owner = :owner")
+
+
+async def take_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str], seconds: float
+                      ) -> dict[str, int]:
+    """Take the leases of those rooms nobody holds (none, or ended) or ``owner`` holds already; each
+    taken lease gets a new epoch. Returns the rooms taken with their epochs."""
+    if not room_ids:
+        return {}
+    async with engine.begin() as conn:
+        result = await conn.execute(_TAKE_LEASES, {"owner": owner, "ids": list(room_ids), "seconds": seconds})
+        return {str(room_id): int(epoch) for room_id, epoch in result}
+
+
+async def renew_leases(engine: AsyncEngine, owner: str, epochs: Mapping[str, int], seconds: float
+                       ) -> set[str]:
+    """Extend the leases ``owner`` still holds at these epochs; returns the rooms it still holds."""
+    if not epochs:
+        return set()
+    async with engine.begin() as conn:
+        result = await conn.execute(_RENEW_LEASES, {"owner": owner, "ids": list(epochs),
+                                                    "epochs": list(epochs.values()), "seconds": seconds})
+        return {str(row[0]) for row in result}
+
+
+async def release_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str]) -> None:
+    """Give the leases up (a clean stop): another instance may take the rooms at once."""
+    if room_ids:
+        async with engine.begin() as conn:
+            await conn.execute(_RELEASE_LEASES, {"owner": owner, "ids": list(room_ids)})
 
 
 async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,

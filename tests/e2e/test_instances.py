@@ -127,3 +127,89 @@ async def test_every_update_reaches_every_socket_once_in_order_across_instances(
         finally:
             first.stop()
             second.stop()
+
+
+async def _store(client: Client, msg_id: str, action: dict[str, Any], version: int | None = None
+                 ) -> dict[str, Any]:
+    """Send a move until it gets an answer other than ``room_moving`` (the room is changing hands);
+    always with the same id, so a move stored whose ack was lost is acknowledged, never applied twice."""
+    for _ in range(40):
+        await client.send({"type": "action", "id": msg_id, "action": action, "version": version})
+        reply = await client.reply(msg_id)
+        if reply["type"] != "error" or reply["code"] != "room_moving":
+            return reply
+    raise AssertionError(f"{msg_id}: the room never settled on an owner")
+
+
+@needs_postgres
+async def test_sigkill_of_the_owner_mid_burst_loses_no_acknowledged_move_and_the_room_resumes(
+        tmp_path: Path) -> None:
+    rng = random.Random(5)
+    async with fresh_postgres() as url:
+        lifted = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
+        owner = ServerProcess(tmp_path, url, **lifted).start()
+        other = ServerProcess(tmp_path, url, **lifted).start()
+        try:
+            # Created through the first instance, which loads it first and so owns it.
+            room, tokens = await make_room(owner.http, 2, preset="hiina-turakas")
+            players = [Client(owner.ws, room, tokens[0]), Client(other.ws, room, tokens[1])]
+            watcher = Client(other.ws, room, None)
+            for client in [*players, watcher]:
+                await client.connect()
+            assert (await players[0].host("start"))["type"] == "ack"
+            for client in [*players, watcher]:
+                await client.wait_state(lambda s: s["view"] is not None)
+            acked: dict[str, int] = {}
+            in_flight: tuple[str, dict[str, Any]] | None = None
+            for i in range(200):
+                mover = next(p for p in players if p.state and p.state["legal"])
+                assert mover.state is not None
+                action = choose(mover.state["legal"], rng)
+                msg_id = f"b{i}"
+                if len(acked) >= 8 and mover is players[0]:
+                    # Mid-burst: the owner dies with this move sent and its answer not yet back.
+                    await mover.send({"type": "action", "id": msg_id, "action": action})
+                    owner.kill()
+                    in_flight = (msg_id, action)
+                    break
+                reply = await _store(mover, msg_id, action)
+                assert reply["type"] == "ack", reply
+                acked[msg_id] = reply["version"]
+                for client in [*players, watcher]:
+                    await client.wait_version(reply["version"])
+            assert in_flight is not None
+            # The killed instance's players reconnect to the other one (as a proxy would send them).
+            players[0] = Client(other.ws, room, tokens[0])
+            await players[0].connect(last_version=max(acked.values()))
+            # The move in flight: stored once or not at all; its id answers the same either way.
+            reply = await _store(players[0], in_flight[0], in_flight[1])
+            if reply["type"] == "ack":
+                acked[in_flight[0]] = reply["version"]
+            # The room resumes on the surviving instance: moves are stored and heard again.
+            for i in range(6):
+                for client in [*players, watcher]:
+                    await client.wait_version(max(acked.values()))
+                state = players[0].state
+                assert state is not None
+                if state["outcome"] is not None:
+                    break
+                mover = next(p for p in players if p.state and p.state["legal"])
+                assert mover.state is not None
+                reply = await _store(mover, f"after{i}", choose(mover.state["legal"], rng))
+                assert reply["type"] == "ack", reply
+                acked[f"after{i}"] = reply["version"]
+            engine = make_engine(url)
+            try:
+                entries = await queries.log_since(engine, room, 0, limit=1_000_000)
+            finally:
+                await engine.dispose()
+            stored = [e.msg_id for e in entries if e.msg_id is not None]
+            # Every acknowledged move is stored, once, at the version its ack named.
+            assert sorted(stored) == sorted(set(stored))
+            by_id = {e.msg_id: e.version for e in entries if e.msg_id is not None}
+            assert {msg_id: by_id.get(msg_id) for msg_id in acked} == acked
+            for client in [*players, watcher]:
+                await client.close()
+        finally:
+            owner.stop()
+            other.stop()

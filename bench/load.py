@@ -56,6 +56,7 @@ class Stats:
     lost: int = 0  # events a socket's seat should have had (by the stored log) and never got
     duplicate_events: int = 0  # events a socket got more than once
     checked: int = -1  # sockets whose events were checked against the log (-1: not checked)
+    acked_lost: int = 0  # acknowledged moves not in the log at the version their ack named
 
 
 class Gate:
@@ -101,7 +102,10 @@ class RoomRun:
     # version -> (instance, receive time) of each seat's update
     arrivals: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
     moves: list[tuple[int, float, int]] = field(default_factory=list)  # (acked version, send time, instance)
+    # (acked version, message id, seat, ack time): checked against the log after the run
+    acked: list[tuple[int, str, int | None, float]] = field(default_factory=list)
     sockets: list[SocketLog] = field(default_factory=list)
+    dropped_at: float | None = None  # when one of its sockets first dropped during the run
 
     def fanout(self, cross: bool = False) -> list[float]:
         """Send to the last seat's update, for every acknowledged move all seats heard of (``cross``:
@@ -124,6 +128,17 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+@dataclass
+class Session:
+    """One player's side of the run, kept across reconnects: the message counter, the move waiting
+    for its answer ([id, send time, payload]) and the newest version heard."""
+
+    counter: int = 0
+    waiting: list[Any] | None = None
+    last_version: int = -1
+    started: bool = False
+
+
 async def client(
     url: str,
     run: RoomRun,
@@ -135,91 +150,117 @@ async def client(
     gate: Gate,
     think: float = 0.0,
     instance: int = 0,
+    reconnect: bool = False,
 ) -> None:
-    started = False
+    """One player. With ``reconnect`` (failover runs), a dropped socket connects again (the proxy
+    picks the instance) with the last version it heard, and the move waiting for an answer is sent
+    again with the same id: stored once whatever happened to its first answer."""
+    arrived = False
     seen = SocketLog(instance)
     run.sockets.append(seen)
-    try:
-        async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
-                                      open_timeout=30) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            gate.arrive()
-            started = True
-            await gate.go.wait()
-            await play(ws, run, host, stats, stop, rng, think, seen)
-    except Exception:
-        if not started:
-            stats.failed_connect += 1
-            gate.fail()
-        elif not stop.is_set():
+    session = Session()
+    while True:
+        try:
+            async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
+                                          open_timeout=30) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token,
+                                          "last_version": session.last_version if arrived else None}))
+                if not arrived:
+                    gate.arrive()
+                    arrived = True
+                    await gate.go.wait()
+                elif session.waiting is not None:
+                    await ws.send(session.waiting[2])
+                await play(ws, run, host, stats, stop, rng, think, seen, session)
+                return
+        except Exception:
+            if not arrived:
+                stats.failed_connect += 1
+                gate.fail()
+                return
+            if stop.is_set():
+                return
             stats.dropped += 1
+            run.dropped_at = run.dropped_at or time.perf_counter()
+            if not reconnect:
+                return
+            await asyncio.sleep(0.05)
 
 
 async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
-               think: float, seen: SocketLog) -> None:
-    last_version = -1
-    if host:
+               think: float, seen: SocketLog, session: Session) -> None:
+    if host and not session.started:
         await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
-    counter = 0
-    waiting: list[Any] | None = None  # [message id, send time]
+    session.started = True
     pending: set[asyncio.Task[None]] = set()
     recv = asyncio.ensure_future(ws.recv())
     halt = asyncio.ensure_future(stop.wait())
-    while True:
-        done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-        if halt in done:
-            recv.cancel()
-            for task in pending:
-                task.cancel()
-            return
-        message = json.loads(recv.result())
-        recv = asyncio.ensure_future(ws.recv())
-        now = time.perf_counter()
-        kind = message["type"]
-        if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
-            stats.acks.append(now - waiting[1])
-            stats.moves += 1
-            run.moves.append((message["version"], waiting[1], seen.instance))
-            waiting = None
-        elif kind == "welcome":
-            seen.seat = message["seat"]
-        elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
-            stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
-            waiting = None
-        elif kind == "state":
-            version = message["version"]
-            if version == last_version:
-                stats.duplicates += 1
-            elif version < last_version:
-                stats.out_of_order += 1
-            last_version = max(last_version, version)
-            run.arrivals.setdefault(version, []).append((seen.instance, now))
-            seen.events.extend((int(e["version"]), str(e["type"])) for e in message["events"])
-            seen.last_version = last_version
-            if message["outcome"] is not None and host:
-                stats.games += 1
-                counter += 1
-                await ws.send(json.dumps({"type": "host", "id": f"r{counter}", "op": "rematch"}))
-            legal = message["legal"]
-            if legal and waiting is None and not stop.is_set():
-                # Voluntary pick-ups make random games long: prefer any other move.
-                others = [a for a in legal if "pick" not in a.get("type", "")]
-                action = rng.choice(others or legal)
-                counter += 1
-                msg_id = f"m{counter}"
-                payload = json.dumps({"type": "action", "id": msg_id, "action": action})
-                if think:
-                    # Without think time every seat always has a move ready: the latencies are
-                    # then queueing at saturation. A think time offers a chosen load instead;
-                    # the move is sent later while this loop goes on stamping what arrives.
-                    waiting = [msg_id, 0.0]
-                    task = asyncio.create_task(
-                        send_later(ws, payload, waiting, think * rng.uniform(0.5, 1.5) / 1000))
+    try:
+        while True:
+            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if halt in done:
+                return
+            message = json.loads(recv.result())
+            recv = asyncio.ensure_future(ws.recv())
+            now = time.perf_counter()
+            kind = message["type"]
+            waiting = session.waiting
+            if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
+                stats.acks.append(now - waiting[1])
+                stats.moves += 1
+                run.moves.append((message["version"], waiting[1], seen.instance))
+                run.acked.append((message["version"], waiting[0], seen.seat, now))
+                session.waiting = None
+            elif kind == "welcome":
+                seen.seat = message["seat"]
+            elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
+                stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                if message["code"] == "room_moving":
+                    # The room is changing hands: the same move again, a little later.
+                    task = asyncio.create_task(send_later(ws, waiting[2], waiting, 0.1))
                     pending.add(task)
                     task.add_done_callback(pending.discard)
                 else:
-                    waiting = [msg_id, time.perf_counter()]
-                    await ws.send(payload)
+                    session.waiting = None
+            elif kind == "state":
+                version = message["version"]
+                if version == session.last_version:
+                    stats.duplicates += 1
+                elif version < session.last_version:
+                    stats.out_of_order += 1
+                session.last_version = max(session.last_version, version)
+                run.arrivals.setdefault(version, []).append((seen.instance, now))
+                seen.events.extend((int(e["version"]), str(e["type"])) for e in message["events"])
+                seen.last_version = session.last_version
+                if message["outcome"] is not None and host:
+                    stats.games += 1
+                    session.counter += 1
+                    await ws.send(json.dumps({"type": "host", "id": f"r{session.counter}", "op": "rematch"}))
+                legal = message["legal"]
+                if legal and session.waiting is None and not stop.is_set():
+                    # Voluntary pick-ups make random games long: prefer any other move.
+                    others = [a for a in legal if "pick" not in a.get("type", "")]
+                    action = rng.choice(others or legal)
+                    session.counter += 1
+                    msg_id = f"m{session.counter}"
+                    payload = json.dumps({"type": "action", "id": msg_id, "action": action})
+                    if think:
+                        # Without think time every seat always has a move ready: the latencies are
+                        # then queueing at saturation. A think time offers a chosen load instead;
+                        # the move is sent later while this loop goes on stamping what arrives.
+                        session.waiting = [msg_id, 0.0, payload]
+                        task = asyncio.create_task(send_later(ws, payload, session.waiting,
+                                                              think * rng.uniform(0.5, 1.5) / 1000))
+                        pending.add(task)
+                        task.add_done_callback(pending.discard)
+                    else:
+                        session.waiting = [msg_id, time.perf_counter(), payload]
+                        await ws.send(payload)
+    finally:
+        recv.cancel()
+        halt.cancel()
+        for task in pending:
+            task.cancel()
 
 
 async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) -> None:
@@ -280,6 +321,7 @@ class Window:
     scraped: str = ""
     rooms_failed: int = 0
     deadline_hit: bool = False
+    killed_at: float | None = None
 
     def elapsed(self) -> float:
         if self.started is None:
@@ -370,6 +412,12 @@ async def main() -> None:
     parser.add_argument("--instances", type=int, default=1,
                         help="with --spawn: this many servers on one PostgreSQL (DATABASE_URL); each "
                              "room's players are spread over them")
+    parser.add_argument("--proxy", action="store_true",
+                        help="with --instances: nginx in front (deploy/nginx-scale.conf, its consistent hash "
+                             "of the room id), every socket through it")
+    parser.add_argument("--kill-after", type=float, default=None,
+                        help="with --proxy: SIGKILL instance 0 this many s into the run (failover), "
+                             "then print the time each of its rooms took to resume and acked moves lost")
     parser.add_argument("--database-url", default=None,
                         help="with --url: the server's database, to check every event was delivered once")
     args = parser.parse_args()
@@ -378,7 +426,10 @@ async def main() -> None:
     if args.instances > 1 and not (args.spawn and database and database.startswith("postgresql")):
         raise SystemExit("--instances needs --spawn and DATABASE_URL=postgresql+asyncpg://...")
 
+    if args.kill_after is not None and not (args.proxy and args.instances > 1):
+        raise SystemExit("--kill-after needs --proxy and --instances 2 or more")
     servers: list[subprocess.Popen[bytes]] = []
+    proxy: subprocess.Popen[bytes] | None = None
     urls = [args.url]
     pids: dict[str, int] = {}
     if args.spawn:
@@ -393,6 +444,12 @@ async def main() -> None:
             pids["server" if args.instances == 1 else f"instance {index}"] = servers[-1].pid
             if index == 0:  # the first applies the migrations before the others start
                 await wait_healthy(urls[0], servers[0])
+        if args.proxy:
+            for url, server in zip(urls, servers, strict=True):
+                await wait_healthy(url, server)
+            proxy, proxy_url = spawn_proxy(urls, data)
+            await wait_healthy(proxy_url, proxy)
+            urls = [proxy_url]
     else:
         database = args.database_url
         if args.server_pid is not None:
@@ -404,11 +461,15 @@ async def main() -> None:
     task = asyncio.current_task()
     assert task is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    killer: asyncio.Task[None] | None = None
+    if args.kill_after is not None:
+        killer = asyncio.create_task(kill_later(window, servers[0], args.kill_after))
     try:
         try:
             async with asyncio.timeout(deadline):
-                for url, server in zip(urls, servers, strict=False):
-                    await wait_healthy(url, server)
+                if proxy is None:
+                    for url, server in zip(urls, servers, strict=False):
+                        await wait_healthy(url, server)
                 await run(args, urls, Servers(urls[0], pids), stats, window, runs)
         except (TimeoutError, asyncio.CancelledError):
             window.deadline_hit = True
@@ -416,6 +477,11 @@ async def main() -> None:
             await check_delivery(database, runs, stats)
         report(args, stats, window, runs)
     finally:
+        if killer is not None:
+            killer.cancel()
+        if proxy is not None:
+            proxy.send_signal(signal.SIGQUIT)
+            proxy.wait(10)
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
@@ -423,6 +489,33 @@ async def main() -> None:
                 server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
+
+
+def spawn_proxy(urls: list[str], data: str) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx with the shipped scale-out config, its upstream the spawned instances."""
+    port = free_port()
+    site = (ROOT / "deploy" / "nginx-scale.conf").read_text()
+    upstream = "\n    ".join(f"server {url.removeprefix('http://')};" for url in urls)
+    site = site.replace("server app:8000;", upstream).replace("listen 8000;", f"listen 127.0.0.1:{port};")
+    folder = Path(data) / "nginx"
+    folder.mkdir(exist_ok=True)
+    (folder / "site.conf").write_text(site)
+    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in ("proxy", "fastcgi", "uwsgi", "scgi"))
+    (folder / "nginx.conf").write_text(
+        f"pid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'};\nworker_processes 1;\n"
+        f"events {{ worker_connections 20000; }}\n"
+        f"http {{ access_log off; client_body_temp_path {folder / 'body'}; {temp}\n"
+        f"include {folder / 'site.conf'}; }}\n")
+    process = subprocess.Popen(["nginx", "-c", str(folder / "nginx.conf"), "-g", "daemon off;"])
+    return process, f"http://127.0.0.1:{port}"
+
+
+async def kill_later(window: Window, server: subprocess.Popen[bytes], after: float) -> None:
+    while window.started is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(after)
+    window.killed_at = time.perf_counter()
+    server.send_signal(signal.SIGKILL)
 
 
 async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> None:
@@ -439,6 +532,9 @@ async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> No
     try:
         for room in runs:
             entries = await queries.log_since(engine, room.room, 0, limit=10_000_000)
+            by_version = {entry.version: entry.msg_id for entry in entries}
+            stats.acked_lost += sum(1 for version, msg_id, _, _ in room.acked
+                                    if by_version.get(version) != msg_id)
             for seen in room.sockets:
                 if seen.seat is None:
                     continue
@@ -486,7 +582,8 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
         tasks = [
             asyncio.create_task(
                 client(ws_urls[(r + i) % len(ws_urls)], room, token, i == 0, stats, stop,
-                       random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls))
+                       random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls),
+                       args.kill_after is not None)
             )
             for r, (room, tokens) in enumerate(seated)
             for i, token in enumerate(tokens)
@@ -532,7 +629,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
     cross: list[float] = []
     for room in runs:
         stats.fanout.extend(room.fanout())
-        if args.instances > 1:
+        if args.instances > 1 and not args.proxy:
             cross.extend(room.fanout(cross=True))
     elapsed = window.elapsed()
     sockets = metric(window.scraped, "houserules_sockets")
@@ -550,11 +647,28 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
     print(f"sockets failed to connect {stats.failed_connect}, dropped during the run {stats.dropped}, "
           f"rooms not created {window.rooms_failed}")
-    if args.instances > 1:
+    if args.instances > 1 and not args.proxy:
         print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
               f"(send to the last seat's update on another instance than the mover's)")
     print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    resumed: list[float] = []
+    stalled = 0
+    if window.killed_at is not None:
+        killed = window.killed_at
+        for room in runs:
+            if room.dropped_at is None:
+                continue
+            after = [at for _, _, _, at in room.acked if at > killed]
+            if after:
+                resumed.append(min(after) - killed)
+            else:
+                stalled += 1
+        p50 = finite(percentile(resumed, 0.5) * 1000)
+        print(f"failover: instance 0 killed {killed - (window.started or killed):.1f} s in; its "
+              f"{len(resumed) + stalled} rooms resumed after p50 {p50} ms, "
+              f"max {finite(max(resumed) * 1000) if resumed else None} ms; {stalled} never resumed")
     if stats.checked >= 0:
+        print(f"acknowledged moves not in the log: {stats.acked_lost}")
         print(f"events checked against the log on {stats.checked} sockets: lost {stats.lost}, "
               f"duplicated {stats.duplicate_events}")
     if sockets is not None and rss is not None:
@@ -589,6 +703,12 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "refused": dict(sorted(stats.errors.items())), "sockets": sockets,
         "server_rss_mib": round(rss / 2**20, 1) if rss is not None else None,
         "deadline_hit": window.deadline_hit,
+        "proxy": args.proxy,
+        "acked_moves_lost": stats.acked_lost if stats.checked >= 0 else None,
+        "failover_rooms": len(resumed) + stalled if window.killed_at is not None else None,
+        "failover_resume_p50_ms": finite(percentile(resumed, 0.5) * 1000) if resumed else None,
+        "failover_resume_max_ms": finite(max(resumed) * 1000) if resumed else None,
+        "failover_never_resumed": stalled if window.killed_at is not None else None,
     }))
 
 

@@ -202,9 +202,46 @@ class RoomManager:
             del self._handed[key]
             sub.send(_moving(key[2]))
 
+    async def want(self, room: Room) -> None:
+        """A socket came to a room another instance owns (the proxy sends the room's sockets here
+        now): ask the owner to give the room up if none of its own sockets are in it."""
+        if room.lease_owner is None or room.lease_owner == self.instance:
+            return
+        with contextlib.suppress(Exception):
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": room.lease_owner, "from": self.instance, "kind": "want",
+                                  "room": room.id})
+
+    async def _give_up(self, room_id: str, to: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is None or room.epoch is None or room.subscribers:
+            return
+        async with room.lock:
+            if room.epoch is None or room.subscribers:
+                return
+            await queries.release_leases(self.engine, self.instance, [room_id])
+            room.epoch, room.lease_owner = None, None
+            room.arm_timer()  # stops its timers and bots
+        log.info("room %s: given up to %s, where its sockets are", room_id, to)
+        with contextlib.suppress(Exception):
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": to, "from": self.instance, "kind": "released", "room": room_id})
+
+    async def _take_released(self, room_id: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is None or room.epoch is not None:
+            return
+        taken = await queries.take_leases(self.engine, self.instance, [room_id], LEASE_SECONDS)
+        if room_id in taken:
+            await room.take_over(taken[room_id])
+
     def _hand_received(self, message: dict[str, Any]) -> None:
         if message.get("kind") == "request":
             self.spawn(self._serve_handed(message))
+        elif message.get("kind") == "want":
+            self.spawn(self._give_up(str(message.get("room")), str(message.get("from"))))
+        elif message.get("kind") == "released":
+            self.spawn(self._take_released(str(message.get("room"))))
         elif message.get("kind") == "reply":
             key = (str(message.get("room")), int(message.get("member") or 0), str(message.get("id")))
             sub = self._handed.pop(key, None)
@@ -534,7 +571,10 @@ class RoomManager:
              "active_at": round(time.time(), 3)},
             {"name": name, "token_hash": hash_token(token), "status": "seated", "seat": 0, "wanted_seat": 0},
         )
-        await self.get(room_id)
+        if not self.leases:
+            await self.get(room_id)
+        # With leases the room is loaded (and owned) where its first visitor is sent: the proxy
+        # routes a room's requests by its id, which this request did not carry.
         return {"room": room_id, "invite": f"/r/{room_id}", "seat": 0, "token": token}
 
     async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:

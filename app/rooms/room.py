@@ -455,6 +455,8 @@ class Room:
             self._attach_count += 1
             self.attached[sub] = self._attach_count
             self.bots.note_connections()  # a returning player takes the seat back from its bot
+            if not self.owns():
+                self.manager.spawn(self.manager.want(self))
             await self._send_catch_up(sub, last_version)
             for line in self.chat:
                 sub.send(_dumps(line))

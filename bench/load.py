@@ -191,6 +191,8 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
                think: float, seen: SocketLog, session: Session) -> None:
     if host and not session.started:
         await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+    # After a reconnect the first state is the catch-up at the version last heard: not a duplicate.
+    catch_up = session.started
     session.started = True
     pending: set[asyncio.Task[None]] = set()
     recv = asyncio.ensure_future(ws.recv())
@@ -224,7 +226,9 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
                     session.waiting = None
             elif kind == "state":
                 version = message["version"]
-                if version == session.last_version:
+                if catch_up:
+                    catch_up = False
+                elif version == session.last_version:
                     stats.duplicates += 1
                 elif version < session.last_version:
                     stats.out_of_order += 1

@@ -153,7 +153,8 @@ class RoomManager:
 
     async def tend_leases(self) -> None:
         """Renew the leases of the rooms this instance owns (a room whose lease was taken over
-        becomes a follower) and take over the rooms with sockets here whose owner's lease ended."""
+        becomes a follower) and take over the rooms with sockets (or a running turn timer) here
+        whose owner's lease ended or whose owner is gone (no session of it left in the database)."""
         owned = {room_id: room.epoch for room_id, room in self.rooms.items() if room.epoch is not None}
         kept = await queries.renew_leases(self.engine, self.instance, owned, LEASE_SECONDS)
         for room_id in set(owned) - kept:
@@ -162,8 +163,9 @@ class RoomManager:
                 log.warning("room %s: lease lost to another instance", room_id)
                 room.epoch = None
                 room.arm_timer()  # stops its timers and bots: the owner runs them
+        # Rooms with sockets here, or with a turn timer that must fire even with nobody there.
         followers = [room_id for room_id, room in self.rooms.items()
-                     if room.epoch is None and room.subscribers]
+                     if room.epoch is None and (room.subscribers or room.deadline is not None)]
         for room_id, epoch in (await queries.take_leases(self.engine, self.instance, followers,
                                                          LEASE_SECONDS)).items():
             room = self.rooms.get(room_id)

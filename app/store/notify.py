@@ -23,6 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app import json_codec
+from app.store.queries import LISTENER_APP
 
 log = logging.getLogger(__name__)
 CHANNEL = "houserules"
@@ -86,7 +87,9 @@ class Listener:
 
         while True:
             try:
-                conn = await asyncpg.connect(self.url)
+                # Named after the instance: others see in pg_stat_activity whether it is alive.
+                conn = await asyncpg.connect(
+                    self.url, server_settings={"application_name": f"{LISTENER_APP}{self.instance}"})
                 try:
                     await conn.add_listener(CHANNEL, self._receive)
                     await conn.add_listener(HAND_CHANNEL, self._receive_hand)

@@ -414,10 +414,16 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
 
 _DB_NOW = "CAST(extract(epoch from clock_timestamp()) AS float8)"
 _LEASE_END = f"{_DB_NOW} + CAST(:seconds AS float8)"
+# An instance's LISTEN connection carries ``application_name`` ``houserules <instance>``: a lease
+# whose owner has no such session left (its process died) is free at once, not only when it ends.
+LISTENER_APP = "houserules "
 _TAKE_LEASES = text(
     f"UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1, lease_until = {_LEASE_END}"
     " WHERE id = ANY(CAST(:ids AS varchar[])) AND (lease_owner IS NULL OR lease_owner = :owner"
-    f" OR lease_until IS NULL OR lease_until < {_DB_NOW}) RETURNING id, lease_epoch")
+    f" OR lease_until IS NULL OR lease_until < {_DB_NOW}"
+    " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity"
+    f" WHERE application_name = '{LISTENER_APP}' || lease_owner))"
+    " RETURNING id, lease_epoch")
 _RENEW_LEASES = text(
     f"UPDATE rooms SET lease_until = {_LEASE_END}"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"

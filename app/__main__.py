@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 
 import uvicorn
@@ -26,10 +27,16 @@ def main() -> None:
     asyncio.run(migrate(settings))
     # The app's own loggers (the start-up line, errors) go to stderr beside uvicorn's.
     logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    # uvicorn's ``standard`` extras: uvloop's event loop and httptools' HTTP parser, when installed
+    # (the start-up line names what runs).
+    loop = "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
+    http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, http=http, websocket="websockets-sansio"),
         host=settings.host,
         port=settings.port,
+        loop=loop,
+        http=http,
         ws="websockets-sansio",
         # A move is a few hundred bytes: cap frames (uvicorn closes with 1009 above it).
         ws_max_size=settings.ws_max_size,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import logging
 import math
 import sys
@@ -48,7 +50,22 @@ def _own_websocket_settings(settings: Settings) -> Any:
     return config
 
 
-def startup_line(settings: Settings, where: str) -> str:
+def serving_with(launcher: Any, http: str | None, websocket: str | None) -> str:
+    """The event loop, HTTP parser and WebSocket implementation this server runs on."""
+    loop = asyncio.get_running_loop()
+    loop_name = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
+    if http is None and launcher is not None:
+        http = launcher.http if isinstance(launcher.http, str) else launcher.http.__name__
+    if http == "auto":  # uvicorn's own choice: httptools when it is installed
+        http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
+    if websocket is None and launcher is not None:
+        websocket = launcher.ws if isinstance(launcher.ws, str) else launcher.ws.__name__
+    if websocket == "auto":  # uvicorn's own choice: websockets when it is installed
+        websocket = "websockets" if importlib.util.find_spec("websockets") is not None else "wsproto"
+    return f"event loop {loop_name}, HTTP parser {http or 'unknown'}, WebSocket {websocket or 'unknown'}"
+
+
+def startup_line(settings: Settings, where: str, serving: str = "") -> str:
     limits = (f"body {settings.max_body_bytes} B, sheet {settings.sheet_max_items} items/"
               f"{settings.sheet_max_bytes} B, per address a minute: rooms {settings.rooms_per_minute:g}, "
               f"joins {settings.joins_per_minute:g}, sheet saves {settings.sheet_saves_per_minute:g}; "
@@ -56,10 +73,14 @@ def startup_line(settings: Settings, where: str) -> str:
               f"{settings.max_sockets_per_member} sockets; frames {settings.ws_max_size} B")
     origin = settings.public_origin or "same host as the page"
     return (f"Houserules listening on {where}; database {settings.safe_url}; origin {origin}; "
-            f"trusted proxies {settings.trusted_proxies}; limits: {limits}")
+            f"trusted proxies {settings.trusted_proxies}; limits: {limits}"
+            + (f"; {serving}" if serving else ""))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, http: str | None = None,
+               websocket: str | None = None) -> FastAPI:
+    """The app; ``http`` and ``websocket`` name the launcher's HTTP parser and WebSocket
+    implementation for the start-up line (read from uvicorn's config when it is the launcher)."""
     settings = settings or Settings()
     launcher = _own_websocket_settings(settings)
     if not logging.getLogger().handlers and not log.handlers:
@@ -82,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rooms = RoomManager(engine, settings)
         app.state.rooms = rooms
         await rooms.start()
-        log.info(startup_line(settings, where))
+        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)))
         try:
             yield
         finally:

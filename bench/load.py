@@ -5,14 +5,22 @@
     python bench/load.py --url http://127.0.0.1:8000 ...                          # a running server
 
 Prints moves/s (acknowledged, hence durable), the p50/p99 latency from send to ack and from send
-to the last seat's update of that version, connected sockets and the server's RSS (from /metrics).
+to the last seat's update of that version, connected sockets and the server's RSS (from /metrics),
+the server's own CPU per move (its process's CPU times from /proc, apart from this load generator;
+``/metrics`` for a server started elsewhere) and, last, the same figures as one JSON line.
 A finished game is followed by a rematch, so every room keeps playing for the whole run.
+
+It never hangs: a socket that fails to connect, or fails before the start, is counted and the run
+goes on without it; a socket dropped during the run is counted too; ``--deadline`` bounds the whole
+run (the figures gathered so far are printed all the same).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import json
 import os
 import random
@@ -41,19 +49,76 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     moves: int = 0
     games: int = 0
+    failed_connect: int = 0  # sockets that never reached the start
+    dropped: int = 0  # sockets that failed after the start
+    duplicates: int = 0  # state frames of a version the socket already had
+    out_of_order: int = 0  # state frames older than one the socket already had
+    lost: int = 0  # events a socket's seat should have had (by the stored log) and never got
+    duplicate_events: int = 0  # events a socket got more than once
+    checked: int = -1  # sockets whose events were checked against the log (-1: not checked)
+    acked_lost: int = 0  # acknowledged moves not in the log at the version their ack named
+
+
+class Gate:
+    """The start line: every socket either arrives (connected, hello sent) or fails; the run
+    starts when all have done one or the other (never waiting on a socket that is gone)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.arrived = 0
+        self.failed = 0
+        self.all_in = asyncio.Event()
+        self.go = asyncio.Event()
+        if expected == 0:
+            self.all_in.set()
+
+    def _count(self) -> None:
+        if self.arrived + self.failed >= self.expected:
+            self.all_in.set()
+
+    def arrive(self) -> None:
+        self.arrived += 1
+        self._count()
+
+    def fail(self) -> None:
+        self.failed += 1
+        self._count()
+
+
+@dataclass
+class SocketLog:
+    """What one player's socket was told: its seat, and every event as (version, type), in order."""
+
+    instance: int
+    seat: int | None = None
+    events: list[tuple[int, str]] = field(default_factory=list)
+    last_version: int = -1
 
 
 @dataclass
 class RoomRun:
     room: str
     clients: int
-    arrivals: dict[int, list[float]] = field(default_factory=dict)  # version -> each seat's receive time
-    moves: list[tuple[int, float]] = field(default_factory=list)  # (acknowledged version, send time)
+    # version -> (instance, receive time) of each seat's update
+    arrivals: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    moves: list[tuple[int, float, int]] = field(default_factory=list)  # (acked version, send time, instance)
+    # (acked version, message id, seat, ack time): checked against the log after the run
+    acked: list[tuple[int, str, int | None, float]] = field(default_factory=list)
+    sockets: list[SocketLog] = field(default_factory=list)
+    dropped_at: float | None = None  # when one of its sockets first dropped during the run
 
-    def fanout(self) -> list[float]:
-        """Send to the last seat's update, for every acknowledged move all seats heard of."""
-        return [max(self.arrivals[v]) - sent for v, sent in self.moves
-                if len(self.arrivals.get(v, ())) == self.clients]
+    def fanout(self, cross: bool = False) -> list[float]:
+        """Send to the last seat's update, for every acknowledged move all seats heard of (``cross``:
+        only the seats on other instances than the mover's)."""
+        out = []
+        for version, sent, instance in self.moves:
+            heard = self.arrivals.get(version, [])
+            if len(heard) != self.clients:
+                continue
+            times = [at for where, at in heard if not cross or where != instance]
+            if times:
+                out.append(max(times) - sent)
+        return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -61,6 +126,17 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Session:
+    """One player's side of the run, kept across reconnects: the message counter, the move waiting
+    for its answer ([id, send time, payload]) and the newest version heard."""
+
+    counter: int = 0
+    waiting: list[Any] | None = None
+    last_version: int = -1
+    started: bool = False
 
 
 async def client(
@@ -71,65 +147,124 @@ async def client(
     stats: Stats,
     stop: asyncio.Event,
     rng: random.Random,
-    ready: asyncio.Barrier,
+    gate: Gate,
     think: float = 0.0,
+    instance: int = 0,
+    reconnect: bool = False,
 ) -> None:
-    async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        await ready.wait()
-        if host:
-            await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
-        counter = 0
-        waiting: list[Any] | None = None  # [message id, send time]
-        pending: set[asyncio.Task[None]] = set()
-        recv = asyncio.ensure_future(ws.recv())
-        halt = asyncio.ensure_future(stop.wait())
+    """One player. With ``reconnect`` (failover runs), a dropped socket connects again (the proxy
+    picks the instance) with the last version it heard, and the move waiting for an answer is sent
+    again with the same id: stored once whatever happened to its first answer."""
+    arrived = False
+    seen = SocketLog(instance)
+    run.sockets.append(seen)
+    session = Session()
+    while True:
+        try:
+            async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
+                                          open_timeout=30) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token,
+                                          "last_version": session.last_version if arrived else None}))
+                if not arrived:
+                    gate.arrive()
+                    arrived = True
+                    await gate.go.wait()
+                elif session.waiting is not None:
+                    await ws.send(session.waiting[2])
+                await play(ws, run, host, stats, stop, rng, think, seen, session)
+                return
+        except Exception:
+            if not arrived:
+                stats.failed_connect += 1
+                gate.fail()
+                return
+            if stop.is_set():
+                return
+            stats.dropped += 1
+            run.dropped_at = run.dropped_at or time.perf_counter()
+            if not reconnect:
+                return
+            await asyncio.sleep(0.05)
+
+
+async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
+               think: float, seen: SocketLog, session: Session) -> None:
+    if host and not session.started:
+        await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+    # After a reconnect the first state is the catch-up at the version last heard: not a duplicate.
+    catch_up = session.started
+    session.started = True
+    pending: set[asyncio.Task[None]] = set()
+    recv = asyncio.ensure_future(ws.recv())
+    halt = asyncio.ensure_future(stop.wait())
+    try:
         while True:
             done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
             if halt in done:
-                recv.cancel()
-                for task in pending:
-                    task.cancel()
                 return
             message = json.loads(recv.result())
             recv = asyncio.ensure_future(ws.recv())
             now = time.perf_counter()
             kind = message["type"]
+            waiting = session.waiting
             if kind == "ack" and waiting is not None and message["id"] == waiting[0]:
                 stats.acks.append(now - waiting[1])
                 stats.moves += 1
-                run.moves.append((message["version"], waiting[1]))
-                waiting = None
+                run.moves.append((message["version"], waiting[1], seen.instance))
+                run.acked.append((message["version"], waiting[0], seen.seat, now))
+                session.waiting = None
+            elif kind == "welcome":
+                seen.seat = message["seat"]
             elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
-                waiting = None
+                if message["code"] == "room_moving":
+                    # The room is changing hands: the same move again, a little later.
+                    task = asyncio.create_task(send_later(ws, waiting[2], waiting, 0.1))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+                else:
+                    session.waiting = None
             elif kind == "state":
                 version = message["version"]
-                run.arrivals.setdefault(version, []).append(now)
+                if catch_up:
+                    catch_up = False
+                elif version == session.last_version:
+                    stats.duplicates += 1
+                elif version < session.last_version:
+                    stats.out_of_order += 1
+                session.last_version = max(session.last_version, version)
+                run.arrivals.setdefault(version, []).append((seen.instance, now))
+                seen.events.extend((int(e["version"]), str(e["type"])) for e in message["events"])
+                seen.last_version = session.last_version
                 if message["outcome"] is not None and host:
                     stats.games += 1
-                    counter += 1
-                    await ws.send(json.dumps({"type": "host", "id": f"r{counter}", "op": "rematch"}))
+                    session.counter += 1
+                    await ws.send(json.dumps({"type": "host", "id": f"r{session.counter}", "op": "rematch"}))
                 legal = message["legal"]
-                if legal and waiting is None and not stop.is_set():
+                if legal and session.waiting is None and not stop.is_set():
                     # Voluntary pick-ups make random games long: prefer any other move.
                     others = [a for a in legal if "pick" not in a.get("type", "")]
                     action = rng.choice(others or legal)
-                    counter += 1
-                    msg_id = f"m{counter}"
+                    session.counter += 1
+                    msg_id = f"m{session.counter}"
                     payload = json.dumps({"type": "action", "id": msg_id, "action": action})
                     if think:
                         # Without think time every seat always has a move ready: the latencies are
                         # then queueing at saturation. A think time offers a chosen load instead;
                         # the move is sent later while this loop goes on stamping what arrives.
-                        waiting = [msg_id, 0.0]
-                        task = asyncio.create_task(
-                            send_later(ws, payload, waiting, think * rng.uniform(0.5, 1.5) / 1000))
+                        session.waiting = [msg_id, 0.0, payload]
+                        task = asyncio.create_task(send_later(ws, payload, session.waiting,
+                                                              think * rng.uniform(0.5, 1.5) / 1000))
                         pending.add(task)
                         task.add_done_callback(pending.discard)
                     else:
-                        waiting = [msg_id, time.perf_counter()]
+                        session.waiting = [msg_id, time.perf_counter(), payload]
                         await ws.send(payload)
+    finally:
+        recv.cancel()
+        halt.cancel()
+        for task in pending:
+            task.cancel()
 
 
 async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) -> None:
@@ -138,23 +273,123 @@ async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) ->
     await ws.send(payload)
 
 
-async def watcher(url: str, room: str, stop: asyncio.Event, ready: asyncio.Barrier) -> None:
+async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: Gate) -> None:
     """A spectator: says hello, then only reads."""
-    async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
-        await ready.wait()
-        halt = asyncio.ensure_future(stop.wait())
-        while True:
-            recv = asyncio.ensure_future(ws.recv())
-            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-            if halt in done:
-                recv.cancel()
-                return
+    started = False
+    try:
+        async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None,
+                                      open_timeout=30) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            gate.arrive()
+            started = True
+            await gate.go.wait()
+            halt = asyncio.ensure_future(stop.wait())
+            while True:
+                recv = asyncio.ensure_future(ws.recv())
+                done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+                if halt in done:
+                    recv.cancel()
+                    return
+                recv.result()  # raises if the socket closed
+    except Exception:
+        if not started:
+            stats.failed_connect += 1
+            gate.fail()
+        elif not stop.is_set():
+            stats.dropped += 1
+
+
+def proc_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of one process (Linux /proc; its threads included)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # After the command name: state is field 3, utime 14 and stime 15 (proc(5)).
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def metric(text: str, name: str) -> float | None:
     match = re.search(rf"^{re.escape(name)}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.MULTILINE)
     return float(match.group(1)) if match else None
+
+
+@dataclass
+class Window:
+    """What the measured window saw; filled as it goes, so a run cut by the deadline still reports."""
+
+    started: float | None = None
+    ended: float | None = None
+    cpu_client: float = 0.0
+    cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
+    scraped: str = ""
+    rooms_failed: int = 0
+    deadline_hit: bool = False
+    killed_at: float | None = None
+
+    def elapsed(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.ended or time.perf_counter()) - self.started
+
+
+class Servers:
+    """The server processes whose CPU is measured: by pid from /proc where we know it, else from
+    their ``/metrics`` (``process_cpu_seconds_total``, which is that process's own)."""
+
+    def __init__(self, url: str, pids: dict[str, int]) -> None:
+        self.url = url
+        self.pids = pids
+
+    async def cpu(self, http: httpx.AsyncClient) -> dict[str, float]:
+        if self.pids:
+            seconds = {name: proc_cpu_seconds(pid) for name, pid in self.pids.items()}
+            return {name: value for name, value in seconds.items() if value is not None}
+        try:
+            value = metric((await http.get(self.url + "/metrics")).text, "process_cpu_seconds_total")
+        except httpx.HTTPError:
+            return {}
+        return {} if value is None else {"server": value}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def wait_healthy(url: str, server: subprocess.Popen[bytes], limit: float = 60.0) -> None:
+    async with httpx.AsyncClient() as http:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            if server.poll() is not None:
+                raise SystemExit(f"the server exited with code {server.returncode} before it was ready")
+            try:
+                if (await http.get(url + "/healthz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.1)
+    raise SystemExit(f"the server at {url} was not ready within {limit:.0f} s")
+
+
+def spawn_server(port: int, data: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "HOUSERULES_DATA_DIR": data,
+        "PYTHONPATH": str(ROOT),
+        # The load comes from one address and plays without pause: lift the per-address and
+        # per-member limits, which would otherwise be what is measured.
+        "HOUSERULES_WS_RATE": "1000",
+        "HOUSERULES_WS_BURST": "1000",
+        "HOUSERULES_ROOMS_PER_MINUTE": "0",
+        "HOUSERULES_JOINS_PER_MINUTE": "0",
+        "HOUSERULES_MEMBER_RATE": "1000",
+        "HOUSERULES_MEMBER_BURST": "1000",
+    }
+    return subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
 
 
 async def main() -> None:
@@ -172,108 +407,313 @@ async def main() -> None:
     parser.add_argument(
         "--spawn", action="store_true", help="start `python -m app` on a free port (temp data dir)"
     )
+    parser.add_argument("--server-pid", type=int, default=None,
+                        help="with --url: the server's pid, to read its CPU from /proc")
+    parser.add_argument("--connect-timeout", type=float, default=60.0,
+                        help="s to wait for every socket to connect (the rest are counted as failed)")
+    parser.add_argument("--deadline", type=float, default=None,
+                        help="s for the whole run, set-up included (default: duration + 120)")
+    parser.add_argument("--instances", type=int, default=1,
+                        help="with --spawn: this many servers on one PostgreSQL (DATABASE_URL); each "
+                             "room's players are spread over them")
+    parser.add_argument("--proxy", action="store_true",
+                        help="with --instances: nginx in front (deploy/nginx-scale.conf, its consistent hash "
+                             "of the room id), every socket through it")
+    parser.add_argument("--kill-after", type=float, default=None,
+                        help="with --proxy: SIGKILL instance 0 this many s into the run (failover), "
+                             "then print the time each of its rooms took to resume and acked moves lost")
+    parser.add_argument("--database-url", default=None,
+                        help="with --url: the server's database, to check every event was delivered once")
     args = parser.parse_args()
+    deadline = args.deadline if args.deadline is not None else args.duration + 120
+    database = os.environ.get("DATABASE_URL")
+    if args.instances > 1 and not (args.spawn and database and database.startswith("postgresql")):
+        raise SystemExit("--instances needs --spawn and DATABASE_URL=postgresql+asyncpg://...")
 
-    server: subprocess.Popen[bytes] | None = None
-    url = args.url
+    if args.kill_after is not None and not (args.proxy and args.instances > 1):
+        raise SystemExit("--kill-after needs --proxy and --instances 2 or more")
+    servers: list[subprocess.Popen[bytes]] = []
+    proxy: subprocess.Popen[bytes] | None = None
+    urls = [args.url]
+    pids: dict[str, int] = {}
     if args.spawn:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
+        urls = []
         data = tempfile.mkdtemp(prefix="houserules-bench-")
-        env = {
-            **os.environ,
-            "HOST": "127.0.0.1",
-            "PORT": str(port),
-            "HOUSERULES_DATA_DIR": data,
-            "PYTHONPATH": str(ROOT),
-            "HOUSERULES_WS_RATE": "1000",
-            "HOUSERULES_WS_BURST": "1000",
-        }
-        server = subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
-        url = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient() as http:
-            for _ in range(300):
-                try:
-                    if (await http.get(url + "/healthz")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
-    try:
-        await run(args, url)
-    finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            server.wait(30)
-
-
-async def run(args: argparse.Namespace, url: str) -> None:
-    ws_url = url.replace("http://", "ws://").replace("https://", "wss://")
+        if not database:
+            database = f"sqlite+aiosqlite:///{data}/houserules.sqlite3"
+        for index in range(args.instances):
+            port = free_port()
+            servers.append(spawn_server(port, data))
+            urls.append(f"http://127.0.0.1:{port}")
+            pids["server" if args.instances == 1 else f"instance {index}"] = servers[-1].pid
+            if index == 0:  # the first applies the migrations before the others start
+                await wait_healthy(urls[0], servers[0])
+        if args.proxy:
+            for url, server in zip(urls, servers, strict=True):
+                await wait_healthy(url, server)
+            proxy, proxy_url = spawn_proxy(urls, data)
+            await wait_healthy(proxy_url, proxy)
+            urls = [proxy_url]
+    else:
+        database = args.database_url
+        if args.server_pid is not None:
+            pids["server"] = args.server_pid
     stats = Stats()
+    window = Window()
+    runs: list[RoomRun] = []
+    # SIGTERM (e.g. from `timeout`) ends the run like the deadline: figures so far, servers stopped.
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    killer: asyncio.Task[None] | None = None
+    if args.kill_after is not None:
+        killer = asyncio.create_task(kill_later(window, servers[0], args.kill_after))
+    try:
+        try:
+            async with asyncio.timeout(deadline):
+                if proxy is None:
+                    for url, server in zip(urls, servers, strict=False):
+                        await wait_healthy(url, server)
+                await run(args, urls, Servers(urls[0], pids), stats, window, runs)
+        except (TimeoutError, asyncio.CancelledError):
+            window.deadline_hit = True
+        if database and not window.deadline_hit:
+            await check_delivery(database, runs, stats)
+        report(args, stats, window, runs)
+    finally:
+        if killer is not None:
+            killer.cancel()
+        if proxy is not None:
+            proxy.send_signal(signal.SIGQUIT)
+            proxy.wait(10)
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def spawn_proxy(urls: list[str], data: str) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx with the shipped scale-out config, its upstream the spawned instances."""
+    port = free_port()
+    site = (ROOT / "deploy" / "nginx-scale.conf").read_text()
+    upstream = "\n    ".join(f"server {url.removeprefix('http://')};" for url in urls)
+    site = site.replace("server app:8000;", upstream).replace("listen 8000;", f"listen 127.0.0.1:{port};")
+    folder = Path(data) / "nginx"
+    folder.mkdir(exist_ok=True)
+    (folder / "site.conf").write_text(site)
+    temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in ("proxy", "fastcgi", "uwsgi", "scgi"))
+    (folder / "nginx.conf").write_text(
+        f"pid {folder / 'nginx.pid'};\nerror_log {folder / 'error.log'};\nworker_processes 1;\n"
+        f"events {{ worker_connections 20000; }}\n"
+        f"http {{ access_log off; client_body_temp_path {folder / 'body'}; {temp}\n"
+        f"include {folder / 'site.conf'}; }}\n")
+    process = subprocess.Popen(["nginx", "-c", str(folder / "nginx.conf"), "-g", "daemon off;"])
+    return process, f"http://127.0.0.1:{port}"
+
+
+async def kill_later(window: Window, server: subprocess.Popen[bytes], after: float) -> None:
+    while window.started is None:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(after)
+    window.killed_at = time.perf_counter()
+    server.send_signal(signal.SIGKILL)
+
+
+async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> None:
+    """Each socket's events against the stored log, up to the last state it got: every event its
+    seat may see must have come exactly once (``lost`` and ``duplicate_events`` count the misses)."""
+    sys.path.insert(0, str(ROOT))
+    # The server's own rule of who sees what.
+    from app.rooms.room import _visible
+    from app.store import queries
+    from app.store.db import make_engine
+
+    engine = make_engine(database)
+    stats.checked = 0
+    try:
+        for room in runs:
+            entries = await queries.log_since(engine, room.room, 0, limit=10_000_000)
+            by_version = {entry.version: entry.msg_id for entry in entries}
+            stats.acked_lost += sum(1 for version, msg_id, _, _ in room.acked
+                                    if by_version.get(version) != msg_id)
+            for seen in room.sockets:
+                if seen.seat is None:
+                    continue
+                expected = collections.Counter(
+                    (entry.version, str(row["type"])) for entry in entries
+                    if entry.version <= seen.last_version
+                    for row in entry.events if _visible(row, seen.seat, entry.version, 0))
+                got = collections.Counter(seen.events)
+                stats.lost += sum((expected - got).values())
+                stats.duplicate_events += sum((got - expected).values())
+                stats.checked += 1
+    finally:
+        await engine.dispose()
+
+
+async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats: Stats, window: Window,
+              runs: list[RoomRun]) -> None:
+    url = urls[0]
+    ws_urls = [u.replace("http://", "ws://").replace("https://", "wss://") for u in urls]
     stop = asyncio.Event()
     rng = random.Random(7)
-    runs: list[tuple[RoomRun, list[str]]] = []
+    tasks: list[asyncio.Task[None]] = []
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         body: dict[str, Any] = {"game": args.game, "name": "p0", "seats": args.clients}
         if args.preset:
             body["preset"] = args.preset
+        seated: list[tuple[RoomRun, list[str]]] = []
         for _ in range(args.rooms):
-            made = (await http.post("/api/rooms", json=body)).json()
-            tokens = [made["token"]]
-            for i in range(1, args.clients):
-                tokens.append(
-                    (await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{i}"})).json()[
-                        "token"
-                    ]
-                )
-            runs.append((RoomRun(made["room"], args.clients), tokens))
-        ready = asyncio.Barrier(args.rooms * args.clients + args.watchers + 1)
+            try:
+                made = (await http.post("/api/rooms", json=body)).raise_for_status().json()
+                tokens = [made["token"]]
+                for i in range(1, args.clients):
+                    joined = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{i}"})
+                    tokens.append(joined.raise_for_status().json()["token"])
+            except httpx.HTTPError:
+                window.rooms_failed += 1
+                continue
+            seated.append((RoomRun(made["room"], args.clients), tokens))
+            runs.append(seated[-1][0])
+        if not seated:
+            return
+        gate = Gate(len(seated) * args.clients + args.watchers)
+        # With several instances, a room's seats are spread over them (seat i of room r on
+        # instance (r + i) mod N): every move has listeners on another instance.
         tasks = [
             asyncio.create_task(
-                client(ws_url, room, token, i == 0, stats, stop, random.Random(rng.random()), ready,
-                       args.think)
+                client(ws_urls[(r + i) % len(ws_urls)], room, token, i == 0, stats, stop,
+                       random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls),
+                       args.kill_after is not None)
             )
-            for room, tokens in runs
+            for r, (room, tokens) in enumerate(seated)
             for i, token in enumerate(tokens)
         ]
         tasks += [
-            asyncio.create_task(watcher(ws_url, runs[i % len(runs)][0].room, stop, ready))
+            asyncio.create_task(watcher(ws_urls[i % len(ws_urls)], seated[i % len(seated)][0].room, stats,
+                                        stop, gate))
             for i in range(args.watchers)
         ]
-        await ready.wait()
-        started = time.perf_counter()
-        cpu_client = time.process_time()
-        cpu_server = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
-        await asyncio.sleep(args.duration / 2)
-        scraped = (await http.get("/metrics")).text
-        await asyncio.sleep(args.duration / 2)
-        elapsed = time.perf_counter() - started
-        cpu_client = time.process_time() - cpu_client
-        cpu_after = metric((await http.get("/metrics")).text, "process_cpu_seconds_total")
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    for room, _ in runs:
+        try:
+            # Sockets still connecting then are counted as failed if they never make it.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gate.all_in.wait(), args.connect_timeout)
+            gate.go.set()
+            window.started = time.perf_counter()
+            cpu_client = time.process_time()
+            cpu_before = await servers.cpu(http)
+            await asyncio.sleep(args.duration / 2)
+            with contextlib.suppress(httpx.HTTPError):
+                window.scraped = (await http.get("/metrics")).text
+            await asyncio.sleep(args.duration / 2)
+            window.ended = time.perf_counter()
+            window.cpu_client = time.process_time() - cpu_client
+            cpu_after = await servers.cpu(http)
+            window.cpu_server = {name: cpu_after[name] - cpu_before[name]
+                                 for name in cpu_after if name in cpu_before}
+        finally:
+            if window.started is not None and window.ended is None:
+                window.ended = time.perf_counter()
+            stop.set()
+            # Sockets get a moment to close cleanly; any still stuck then are cancelled.
+            _, stuck = await asyncio.wait(tasks, timeout=10)
+            for task in stuck:
+                task.cancel()
+
+
+def finite(value: float) -> float | None:
+    """A figure for the JSON line: none when there was nothing to measure (JSON has no NaN)."""
+    return round(value, 2) if value == value else None
+
+
+def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
+    cross: list[float] = []
+    for room in runs:
         stats.fanout.extend(room.fanout())
-    sockets = metric(scraped, "houserules_sockets")
-    rss = metric(scraped, "process_resident_memory_bytes")
+        if args.instances > 1 and not args.proxy:
+            cross.extend(room.fanout(cross=True))
+    elapsed = window.elapsed()
+    sockets = metric(window.scraped, "houserules_sockets")
+    rss = metric(window.scraped, "process_resident_memory_bytes")
     ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]
-          for name, values in (("ack", stats.acks), ("fan", stats.fanout))}
+          for name, values in (("ack", stats.acks), ("fan", stats.fanout), ("cross", cross))}
+    rate = stats.moves / elapsed if elapsed else 0.0
+    cpu_total = sum(window.cpu_server.values())
+    per_move = {name: seconds / max(1, stats.moves) * 1000 for name, seconds in window.cpu_server.items()}
+    if window.deadline_hit:
+        print(f"DEADLINE: the run was cut at {args.deadline or args.duration + 120:.0f} s; figures so far")
     print(f"rooms {args.rooms} x {args.clients} clients, {elapsed:.1f} s")
-    print(f"moves/s {stats.moves / elapsed:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
+    print(f"moves/s {rate:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
     print(f"ack     p50 {ms['ack'][0]:.1f} ms  p99 {ms['ack'][1]:.1f} ms (send to ack)")
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
+    print(f"sockets failed to connect {stats.failed_connect}, dropped during the run {stats.dropped}, "
+          f"rooms not created {window.rooms_failed}")
+    if args.instances > 1 and not args.proxy:
+        print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
+              f"(send to the last seat's update on another instance than the mover's)")
+    print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    resumed: list[float] = []
+    stalled = 0
+    if window.killed_at is not None:
+        killed = window.killed_at
+        for room in runs:
+            if room.dropped_at is None:
+                continue
+            after = [at for _, _, _, at in room.acked if at > killed]
+            if after:
+                resumed.append(min(after) - killed)
+            else:
+                stalled += 1
+        p50 = finite(percentile(resumed, 0.5) * 1000)
+        print(f"failover: instance 0 killed {killed - (window.started or killed):.1f} s in; its "
+              f"{len(resumed) + stalled} rooms resumed after p50 {p50} ms, "
+              f"max {finite(max(resumed) * 1000) if resumed else None} ms; {stalled} never resumed")
+    if stats.checked >= 0:
+        print(f"acknowledged moves not in the log: {stats.acked_lost}")
+        print(f"events checked against the log on {stats.checked} sockets: lost {stats.lost}, "
+              f"duplicated {stats.duplicate_events}")
     if sockets is not None and rss is not None:
         print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
-    if cpu_server is not None and cpu_after is not None:
-        per_move = (cpu_after - cpu_server) / max(1, stats.moves) * 1000
-        print(f"cpu     server {(cpu_after - cpu_server) / elapsed * 100:.0f}% of a core "
-              f"({per_move:.2f} ms per move, fan-out included), "
-              f"load clients {cpu_client / elapsed * 100:.0f}%")
+    if window.cpu_server and elapsed:
+        print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
+              f"({cpu_total / max(1, stats.moves) * 1000:.3f} ms per move, fan-out included), "
+              f"load clients {window.cpu_client / elapsed * 100:.0f}%")
+        if len(per_move) > 1:
+            print("cpu     per instance: " + ", ".join(f"{name} {value:.3f} ms per move"
+                                                   for name, value in per_move.items()))
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:
         print(f"ack mean {statistics.fmean(stats.acks) * 1000:.1f} ms")
+    print(json.dumps({
+        "rooms": args.rooms, "clients": args.clients, "think_ms": args.think, "seconds": round(elapsed, 2),
+        "moves": stats.moves, "moves_per_s": round(rate, 1), "games": stats.games,
+        "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
+        "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
+        "server_cpu_ms_per_move": round(cpu_total / max(1, stats.moves) * 1000, 4) if window.cpu_server
+        else None,
+        "server_cpu_ms_per_move_by_instance": {k: round(v, 4) for k, v in per_move.items()},
+        "server_cpu_share": round(cpu_total / elapsed, 3) if elapsed else None,
+        "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
+        "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,
+        "duplicate_states": stats.duplicates, "out_of_order_states": stats.out_of_order,
+        "instances": args.instances,
+        "cross_fanout_p50_ms": finite(ms["cross"][0]), "cross_fanout_p99_ms": finite(ms["cross"][1]),
+        "lost_events": stats.lost if stats.checked >= 0 else None,
+        "duplicate_events": stats.duplicate_events if stats.checked >= 0 else None,
+        "refused": dict(sorted(stats.errors.items())), "sockets": sockets,
+        "server_rss_mib": round(rss / 2**20, 1) if rss is not None else None,
+        "deadline_hit": window.deadline_hit,
+        "proxy": args.proxy,
+        "acked_moves_lost": stats.acked_lost if stats.checked >= 0 else None,
+        "failover_rooms": len(resumed) + stalled if window.killed_at is not None else None,
+        "failover_resume_p50_ms": finite(percentile(resumed, 0.5) * 1000) if resumed else None,
+        "failover_resume_max_ms": finite(max(resumed) * 1000) if resumed else None,
+        "failover_never_resumed": stalled if window.killed_at is not None else None,
+    }))
 
 
 if __name__ == "__main__":

@@ -153,6 +153,8 @@ class BotDriver:
         """Arm one timer for the next bot move, if any seat to act is played by bot."""
         self.cancel()
         room = self.room
+        if not room.owns():
+            return  # the instance that owns the room runs its bots
         for member in room.seated().values():
             if leaving(member) and _gone_from_table(room, member):
                 room.manager.spawn(self._release(member.id))

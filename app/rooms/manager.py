@@ -1,4 +1,12 @@
-"""All rooms of this instance: creation, loading and rebuilding, the store's transactions, sheets."""
+"""All rooms of this instance: creation, loading and rebuilding, the store's transactions, sheets.
+
+With PostgreSQL, one instance owns a room at a time: it holds the room's lease (``rooms.lease_*``,
+``LEASE_SECONDS`` long, renewed every ``RENEW_SECONDS``) and only it commits the room's moves and
+runs its timers and bots. Every commit names the lease's epoch, so a stale owner's write is
+refused. Another instance with sockets in the room keeps a copy in step through LISTEN/NOTIFY and
+hands its sockets' moves and host operations to the owner (``notify.hand``); when the owner's lease
+ends unrenewed (it died), such an instance takes the room over from the stored log and snapshots.
+"""
 
 from __future__ import annotations
 
@@ -23,9 +31,16 @@ from app.rooms.errors import RoomError
 from app.rooms.room import NAME_MAX, Room, RoomGone, Subscriber, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
-from app.store.notify import Listener, notify
+from app.store.notify import HAND_MAX_BYTES, Listener, hand, notify
 
 log = logging.getLogger(__name__)
+
+# A lease not renewed for this long may be taken by another instance: failover takes at most
+# LEASE_SECONDS + RENEW_SECONDS.
+LEASE_SECONDS = 3.0
+RENEW_SECONDS = 1.0
+# How long a socket's handed-over message waits for the owner's answer before ``room_moving``.
+HAND_WAIT_SECONDS = 3.0
 
 
 def get_game(name: str) -> Game[Any, Any]:
@@ -59,6 +74,33 @@ def check_sheet_size(options: dict[str, Any] | None, max_items: int, max_bytes: 
                         "is the largest.", 422, largest)
 
 
+def _moving(msg_id: str) -> str:
+    return json.dumps({"type": "error", "id": msg_id, "code": "room_moving",
+                       "message": "The room is moving to another server; try again in a moment."})
+
+
+class HandedReply:
+    """The owner's stand-in for a socket on another instance: the answer to its message (the ack or
+    error with its id) goes back there; the room's news reaches it through that instance."""
+
+    def __init__(self, manager: RoomManager, to: str, room_id: str, member_id: int, msg_id: str) -> None:
+        self.manager = manager
+        self.to = to
+        self.room_id = room_id
+        self.member_id: int | None = member_id
+        self.msg_id = msg_id
+
+    def send(self, text_out: str) -> None:
+        frame = json.loads(text_out)
+        if frame.get("type") in ("ack", "error") and frame.get("id") == self.msg_id:
+            assert self.member_id is not None
+            self.manager.spawn(self.manager.send_reply(self.to, self.room_id, self.member_id, self.msg_id,
+                                                       text_out))
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
 def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
     # A waiter may have been cancelled (its socket closed); the commit stands regardless, and
     # that room reloads from the database at its next move (version conflict).
@@ -86,12 +128,155 @@ class RoomManager:
         self.listener: Listener | None = None
         if engine.dialect.name == "postgresql":
             self.listener = Listener(engine.url.render_as_string(hide_password=False), self.instance,
-                                     self._remote_change)
+                                     self._remote_change, self._hand_received)
+        # Leases only where several instances can share the database (PostgreSQL).
+        self.leases = self.listener is not None
+        self._lease_task: asyncio.Task[None] | None = None
+        # Messages handed to an owner and not yet answered: (room, member, message id) -> socket.
+        self._handed: dict[tuple[str, int, str], Subscriber] = {}
 
     def _remote_change(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and not room.sync_wanted:
+            room.sync_wanted = True
             self.spawn(room.sync())
+
+    # -- one owner per room ------------------------------------------------------------------
+
+    async def _lease_loop(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self.tend_leases()
+            except Exception:  # the lease keeper must live on whatever happens
+                log.exception("renewing the room leases failed")
+
+    async def tend_leases(self) -> None:
+        """Renew the leases of the rooms this instance owns (a room whose lease was taken over
+        becomes a follower) and take over the rooms with sockets (or a running turn timer) here
+        whose owner's lease ended or whose owner is gone (no session of it left in the database)."""
+        owned = {room_id: room.epoch for room_id, room in self.rooms.items() if room.epoch is not None}
+        kept = await queries.renew_leases(self.engine, self.instance, owned, LEASE_SECONDS)
+        for room_id in set(owned) - kept:
+            room = self.rooms.get(room_id)
+            if room is not None and room.epoch == owned[room_id]:
+                log.warning("room %s: lease lost to another instance", room_id)
+                room.epoch = None
+                room.arm_timer()  # stops its timers and bots: the owner runs them
+        # Rooms with sockets here, or with a turn timer that must fire even with nobody there.
+        followers = [room_id for room_id, room in self.rooms.items()
+                     if room.epoch is None and (room.subscribers or room.deadline is not None)]
+        for room_id, epoch in (await queries.take_leases(self.engine, self.instance, followers,
+                                                         LEASE_SECONDS)).items():
+            room = self.rooms.get(room_id)
+            if room is not None:
+                log.info("room %s: taken over (lease epoch %d)", room_id, epoch)
+                self.spawn(room.take_over(epoch))
+
+    async def hand_over(self, room: Room, sub: Subscriber, op: str, msg_id: str, body: dict[str, Any]
+                        ) -> None:
+        """Hand a socket's message to the room's owner; its answer comes back to the socket."""
+        assert sub.member_id is not None
+        owner = room.lease_owner
+        message = {"to": owner, "from": self.instance, "kind": "request", "room": room.id,
+                   "member": sub.member_id, "op": op, "id": msg_id, "body": body}
+        if owner is None or owner == self.instance:
+            sub.send(_moving(msg_id))
+            return
+        if len(json.dumps(message)) > HAND_MAX_BYTES:
+            sub.send(json.dumps({"type": "error", "id": msg_id, "code": "bad_message",
+                                 "message": "The message is too large."}))
+            return
+        key = (room.id, sub.member_id, msg_id)
+        self._handed[key] = sub
+        try:
+            async with self.engine.begin() as conn:
+                await hand(conn, message)
+        except Exception:
+            log.exception("handing a message of room %s to its owner failed", room.id)
+            self._handed.pop(key, None)
+            sub.send(_moving(msg_id))
+            return
+        asyncio.get_running_loop().call_later(HAND_WAIT_SECONDS, self._hand_expired, key, sub)
+
+    def _hand_expired(self, key: tuple[str, int, str], sub: Subscriber) -> None:
+        if self._handed.get(key) is sub:
+            del self._handed[key]
+            sub.send(_moving(key[2]))
+
+    async def want(self, room: Room) -> None:
+        """A socket came to a room another instance owns (the proxy sends the room's sockets here
+        now): ask the owner to give the room up if none of its own sockets are in it."""
+        if room.lease_owner is None or room.lease_owner == self.instance:
+            return
+        with contextlib.suppress(Exception):
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": room.lease_owner, "from": self.instance, "kind": "want",
+                                  "room": room.id})
+
+    async def _give_up(self, room_id: str, to: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is None or room.epoch is None or room.subscribers:
+            return
+        async with room.lock:
+            if room.epoch is None or room.subscribers:
+                return
+            await queries.release_leases(self.engine, self.instance, [room_id])
+            room.epoch, room.lease_owner = None, None
+            room.arm_timer()  # stops its timers and bots
+        log.info("room %s: given up to %s, where its sockets are", room_id, to)
+        with contextlib.suppress(Exception):
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": to, "from": self.instance, "kind": "released", "room": room_id})
+
+    async def _take_released(self, room_id: str) -> None:
+        room = self.rooms.get(room_id)
+        if room is None or room.epoch is not None:
+            return
+        taken = await queries.take_leases(self.engine, self.instance, [room_id], LEASE_SECONDS)
+        if room_id in taken:
+            await room.take_over(taken[room_id])
+
+    def _hand_received(self, message: dict[str, Any]) -> None:
+        if message.get("kind") == "request":
+            self.spawn(self._serve_handed(message))
+        elif message.get("kind") == "want":
+            self.spawn(self._give_up(str(message.get("room")), str(message.get("from"))))
+        elif message.get("kind") == "released":
+            self.spawn(self._take_released(str(message.get("room"))))
+        elif message.get("kind") == "reply":
+            key = (str(message.get("room")), int(message.get("member") or 0), str(message.get("id")))
+            sub = self._handed.pop(key, None)
+            if sub is not None:
+                sub.send(str(message.get("text")))
+
+    async def _serve_handed(self, message: dict[str, Any]) -> None:
+        """As the owner: run another instance's socket's message; the answer goes back to it."""
+        room_id, msg_id = str(message["room"]), str(message["id"])
+        reply = HandedReply(self, str(message["from"]), room_id, int(message["member"]), msg_id)
+        try:
+            room = await self.get(room_id)
+        except RoomError:
+            reply.send(_moving(msg_id))
+            return
+        if room.epoch is None:
+            reply.send(_moving(msg_id))
+            return
+        body = message.get("body") or {}
+        if message.get("op") == "action":
+            version = body.get("version")
+            await room.act(reply, msg_id, dict(body.get("action") or {}),
+                           version if isinstance(version, int) else None)
+        elif message.get("op") == "host":
+            await room.host(reply, msg_id, str(body.get("op")), dict(body.get("args") or {}))
+
+    async def send_reply(self, to: str, room_id: str, member_id: int, msg_id: str, text_out: str) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": to, "kind": "reply", "room": room_id, "member": member_id,
+                                  "id": msg_id, "text": text_out})
+        except Exception:
+            log.exception("answering a handed message of room %s failed", room_id)
 
     async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:
         """Within a transaction: tell the other instances these rooms changed (PostgreSQL only)."""
@@ -169,6 +354,8 @@ class RoomManager:
             except Exception:
                 log.exception("room %s could not be rebuilt", room_id)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+        if self.leases:
+            self._lease_task = asyncio.get_running_loop().create_task(self._lease_loop())
 
     # -- housekeeping ------------------------------------------------------------------------
 
@@ -223,10 +410,16 @@ class RoomManager:
         self.update_gauges()
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._sweeper
+        for task in (self._sweeper, self._lease_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self.leases:
+            # A clean stop gives the rooms up at once (a killed instance's leases run out instead).
+            owned = [room_id for room_id, room in self.rooms.items() if room.epoch is not None]
+            with contextlib.suppress(Exception):
+                await queries.release_leases(self.engine, self.instance, owned)
         if self.listener is not None:
             await self.listener.stop()
         for room in self.rooms.values():
@@ -251,11 +444,17 @@ class RoomManager:
         async with lock:
             room = self.rooms.get(room_id)
             if room is None:
+                # The lease first (when nobody holds it), then the load: no owner's commit can
+                # land between what was read and the epoch this instance commits under.
+                epoch = None
+                if self.leases:
+                    epoch = (await queries.take_leases(self.engine, self.instance, [room_id],
+                                                       LEASE_SECONDS)).get(room_id)
                 record = await queries.load_room(self.engine, room_id)
                 if record is None:
                     self._loading.pop(room_id, None)
                     raise RoomError("unknown_room", "There is no such room.", 404)
-                room = Room(self, record, get_game(record.room["game"]))
+                room = Room(self, record, get_game(record.room["game"]), epoch)
                 self.rooms[room_id] = room
                 room.arm_timer()
                 self.update_gauges()
@@ -374,7 +573,10 @@ class RoomManager:
              "active_at": round(time.time(), 3)},
             {"name": name, "token_hash": hash_token(token), "status": "seated", "seat": 0, "wanted_seat": 0},
         )
-        await self.get(room_id)
+        if not self.leases:
+            await self.get(room_id)
+        # With leases the room is loaded (and owned) where its first visitor is sent: the proxy
+        # routes a room's requests by its id, which this request did not carry.
         return {"room": room_id, "invite": f"/r/{room_id}", "seat": 0, "token": token}
 
     async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:

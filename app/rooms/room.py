@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 import unicodedata
@@ -34,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app import json_codec
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.cards import new_seed
 from app.rooms import bots as room_bots
@@ -108,7 +108,7 @@ def clean_text(value: str, limit: int, what: str) -> str:
 
 
 def _dumps(message: Mapping[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return json_codec.dumps(message)
 
 
 def _event_row(event: Event) -> dict[str, Any]:
@@ -131,8 +131,12 @@ def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Room:
-    def __init__(self, manager: RoomManager, record: RoomRecord, game: Game[Any, Any]) -> None:
+    def __init__(self, manager: RoomManager, record: RoomRecord, game: Game[Any, Any],
+                 epoch: int | None = None) -> None:
         self.manager = manager
+        # The epoch of this instance's lease on the room (None: another instance owns it, or no
+        # leases at all: see ``owns``).
+        self.epoch = epoch
         self.game = game
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -149,16 +153,34 @@ class Room:
         # The finished games' results (winners and losers by name), read from the log when first
         # needed; the room tally across rematches is made from them.
         self.results: list[dict[str, Any]] | None = None
+        # Another instance's change was announced and a sync is queued (bursts coalesce into one).
+        self.sync_wanted = False
         self._load(record)
         self.bots = room_bots.BotDriver(self)
 
     # -- loading -----------------------------------------------------------------------------
 
     def _load(self, record: RoomRecord) -> None:
-        row = record.room
+        self._take_row(record.room)
+        self.members: dict[int, Member] = {}
+        self._take_members(record.members)
+        state = self.game.load(record.snapshot) if record.snapshot is not None else None
+        for entry in record.tail:
+            state = self._replay(state, entry)
+        self.state: Any = state
+        self.moves_since_snapshot = len(record.tail)
+        for member_id, msg_id, version in reversed(record.recent_msgs):
+            self._remember((member_id, msg_id), {"type": "ack", "id": msg_id, "version": version})
+        self.chat: deque[dict[str, Any]] = deque(
+            ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
+             for c in record.chat), maxlen=30)
+
+    def _take_row(self, row: Mapping[str, Any]) -> None:
+        """The room row's fields into memory."""
         self.id: str = row["id"]
-        self.sheet_json: dict[str, Any] = dict(row["sheet"])
-        self.sheet: RuleSheetBase = self.game.sheet(self.sheet_json)
+        if getattr(self, "sheet_json", None) != row["sheet"]:
+            self.sheet_json: dict[str, Any] = dict(row["sheet"])
+            self.sheet: RuleSheetBase = self.game.sheet(self.sheet_json)
         self.capacity: int = row["capacity"]
         self.approval: bool = bool(row["approval"])
         self.status: str = row["status"]
@@ -171,26 +193,41 @@ class Room:
         self.turn_start: float | None = row.get("turn_start")
         self.banks: dict[int, float] = {int(seat): float(left)
                                         for seat, left in (row.get("banks") or {}).items()}
-        self.members: dict[int, Member] = {
-            m["id"]: Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"], m["token_hash"],
-                            m.get("seat_since") or 0)
-            for m in record.members
-        }
-        self.by_token = {m.token_hash: m for m in self.members.values()}
-        state = self.game.load(record.snapshot) if record.snapshot is not None else None
-        for entry in record.tail:
-            if entry.kind == "deal":
-                state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+        self.lease_owner: str | None = row.get("lease_owner")
+        if self.epoch is not None and row.get("lease_epoch", self.epoch) != self.epoch:
+            self.epoch = None  # another instance took the room over
+
+    def owns(self) -> bool:
+        """Whether this instance runs the room: it holds the lease, or there are no leases."""
+        return self.epoch is not None or not self.manager.leases
+
+    async def take_over(self, epoch: int) -> None:
+        """This instance took the room's lease (its owner's lease ended): catch up from the stored
+        log, then run the room's timers and bots from here."""
+        async with self.lock:
+            self.epoch = epoch
+            await self._catch_up()
+            self.arm_timer()
+
+    def _take_members(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Member rows into memory; a known member keeps its object (and its rate limits)."""
+        for m in rows:
+            member = self.members.get(m["id"])
+            if member is None:
+                self.members[m["id"]] = Member(m["id"], m["name"], m["status"], m["seat"], m["wanted_seat"],
+                                               m["token_hash"], m.get("seat_since") or 0)
             else:
-                seat = SERVER_SEAT if entry.seat is None else entry.seat
-                state, _ = self.game.apply(state, seat, entry.action)
-        self.state: Any = state
-        self.moves_since_snapshot = len(record.tail)
-        for member_id, msg_id, version in reversed(record.recent_msgs):
-            self._remember((member_id, msg_id), {"type": "ack", "id": msg_id, "version": version})
-        self.chat: deque[dict[str, Any]] = deque(
-            ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
-             for c in record.chat), maxlen=30)
+                member.name, member.status, member.seat = m["name"], m["status"], m["seat"]
+                member.wanted_seat, member.since = m["wanted_seat"], m.get("seat_since") or 0
+        self.by_token = {m.token_hash: m for m in self.members.values()}
+
+    def _replay(self, state: Any, entry: LogEntry) -> Any:
+        """A logged entry applied again: a deal starts from its seed, anything else is an action."""
+        if entry.kind == "deal":
+            return self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+        seat = SERVER_SEAT if entry.seat is None else entry.seat
+        state, _ = self.game.apply(state, seat, entry.action)
+        return state
 
     # -- who is who --------------------------------------------------------------------------
 
@@ -418,6 +455,8 @@ class Room:
             self._attach_count += 1
             self.attached[sub] = self._attach_count
             self.bots.note_connections()  # a returning player takes the seat back from its bot
+            if not self.owns():
+                self.manager.spawn(self.manager.want(self))
             await self._send_catch_up(sub, last_version)
             for line in self.chat:
                 sub.send(_dumps(line))
@@ -552,7 +591,8 @@ class Room:
             # A deal or a game's end: the retention of finished rooms counts from here.
             values["active_at"] = round(time.time(), 3)
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
-        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
+        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats,
+                                                 self.epoch))
         self.state = state
         self.version = entries[-1].version
         changed = self.status != status
@@ -593,7 +633,8 @@ class Room:
                 "losers": names(last) if len(last) == 1 else []}
 
     async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:
-        """After a failed commit: reload from the database (the truth) and tell everyone."""
+        """After a failed commit: catch up with the database (the truth) and tell everyone what
+        they missed."""
         if isinstance(error, VersionConflict):
             code, message = "stale_version", "The game moved on before your move arrived; look again."
         else:
@@ -604,15 +645,11 @@ class Room:
             sub.send(_dumps(self.error(msg_id, code, message)))
             metrics.REFUSED.labels(code).inc()
         try:
-            record = await queries.load_room(self.manager.engine, self.id)
+            # The room moved on elsewhere (or the commit's fate is unknown): take the log entries
+            # this instance missed and publish them, events included, once.
+            await self._catch_up()
         except Exception:
-            log.exception("reload failed in room %s", self.id)
-            return
-        if record is not None:
-            self._load(record)
-            self.publish_room()
-            self.publish_state([])
-            self.arm_timer()
+            log.exception("catching up failed in room %s", self.id)
 
     def _clock_entries(self, state: Any, version: int, game_no: int) -> tuple[Any, list[LogEntry]]:
         """The game's clock action if one is due now (logged with no seat), applied to ``state``."""
@@ -646,6 +683,13 @@ class Room:
         return state, entries
 
     async def act(self, sub: Subscriber, msg_id: str, action: dict[str, Any], version: int | None) -> None:
+        if not self.owns() and sub.member_id is not None:
+            cached = self.replies.get(self._reply_key(sub, msg_id))
+            if cached is not None:
+                sub.send(_dumps(cached))
+                return
+            await self.manager.hand_over(self, sub, "action", msg_id, {"action": action, "version": version})
+            return
         started = time.perf_counter()
         async with self.lock:
             cached = self.replies.get(self._reply_key(sub, msg_id))
@@ -705,32 +749,79 @@ class Room:
             log.exception("could not announce a change of room %s", self.id)
 
     async def sync(self) -> None:
-        """Another instance changed this room: reload it and bring this instance's sockets up to date."""
+        """Another instance changed this room: bring this instance and its sockets up to date."""
         async with self.lock:
-            old_version = self.version
-            last_chat = self.chat[-1]["at"] if self.chat else 0.0
+            self.sync_wanted = False
+            if self.closed:
+                return
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Apply what the database has beyond this instance's memory: the log entries after its
+        version (applied one by one, never a reload and replay of the room), the room row, the
+        members and new chat lines. Publishes only what changed: the entries' events once, the
+        room message if it differs, a welcome for members whose seat or role changed."""
+        last_chat = self.chat[-1]["at"] if self.chat else 0.0
+        news = await queries.room_news(self.manager.engine, self.id, self.version, last_chat)
+        if news is None:
+            return
+        entries = news.entries
+        target = news.room["version"]
+        contiguous = [e.version for e in entries] == list(range(self.version + 1, target + 1))
+        if target > self.version and not contiguous:
+            # Not a contiguous tail (never expected: log entries are never deleted): rebuild.
             record = await queries.load_room(self.manager.engine, self.id)
             if record is None:
                 return
             self._load(record)
-            self.results = await queries.game_results(self.manager.engine, self.id)
-            entries: list[LogEntry] = []
-            if self.version > old_version:
-                entries = await queries.log_since(self.manager.engine, self.id, old_version)
-            for sub in list(self.subscribers):
-                member = self.member_of(sub)
-                if member is not None and member.status == "gone":
-                    sub.send(_dumps({"type": "kicked"}))
-                    sub.close(4403, "kicked")
-                    self._forget(sub)
             self.publish_room()
             self.publish_state(entries)
-            for line in self.chat:
-                if line["at"] > last_chat:
-                    text = _dumps(line)
-                    for sub in list(self.subscribers):
-                        sub.send(text)
             self.arm_timer()
+            return
+        before_room = self.room_message(True)
+        before_roles = {m.id: (m.status, m.seat, m.id == self.host_member) for m in self.members.values()}
+        self._take_row(news.room)
+        state = self.state
+        for entry in entries:
+            state = self._replay(state, entry)
+            if entry.member_id is not None and entry.msg_id is not None:
+                # A retry on this instance of a message applied elsewhere gets its ack.
+                self._remember((entry.member_id, entry.msg_id),
+                               {"type": "ack", "id": entry.msg_id, "version": entry.version})
+            if self.results is not None:
+                self.results.extend(dict(event.get("data") or {}) for event in entry.events
+                                    if event.get("type") == "game_result")
+        self.state = state
+        self.moves_since_snapshot += len(entries)
+        self._take_members(news.members)
+        changed = {m.id for m in self.members.values()
+                   if before_roles.get(m.id) != (m.status, m.seat, m.id == self.host_member)}
+        for sub in list(self.subscribers):
+            member = self.member_of(sub)
+            if member is not None and member.status == "gone":
+                sub.send(_dumps({"type": "kicked"}))
+                sub.close(4403, "kicked")
+                self._forget(sub)
+            elif member is not None and member.id in changed:
+                sub.send(_dumps(self.welcome_message(sub)))
+                if not entries:  # the seat's own view (an approval, the host's table actions)
+                    sub.send(_dumps(self.state_message(self.seat_of(sub), [])))
+        if self.room_message(True) != before_room:
+            self._room_changed = True
+        if entries:
+            self.publish_state(entries)
+        elif self._room_changed:
+            self.publish_room()
+        for line in news.chat:
+            said = {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
+                    "at": line["at"]}
+            self.chat.append(said)
+            text = _dumps(said)
+            for sub in list(self.subscribers):
+                sub.send(text)
+        if entries or self._room_changed:
+            self.manager.update_gauges()
+        self.arm_timer()
 
     # -- turn timers -------------------------------------------------------------------------
 
@@ -738,6 +829,8 @@ class Room:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if not self.owns():
+            return  # the owner runs the room's timers and bots
         if hasattr(self, "bots"):
             self.bots.schedule()  # after every commit, load and reload: the bots' next move
         if self.deadline is None or self.status != "playing":
@@ -854,6 +947,9 @@ class Room:
     # -- host operations ---------------------------------------------------------------------
 
     async def host(self, sub: Subscriber, msg_id: str, op: str, args: dict[str, Any]) -> None:
+        if not self.owns() and sub.member_id is not None:
+            await self.manager.hand_over(self, sub, "host", msg_id, {"op": op, "args": args})
+            return
         async with self.lock:
             cached = self.replies.get(self._reply_key(sub, msg_id))
             if cached is not None:

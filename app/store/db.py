@@ -11,6 +11,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from app import json_codec
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -24,6 +26,8 @@ def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
     ``synchronous=NORMAL`` with WAL keeps every commit across a killed process (SIGKILL);
     only a power cut could lose the last commits, which is the usual SQLite trade.
     """
+    kwargs.setdefault("json_serializer", json_codec.dumps)
+    kwargs.setdefault("json_deserializer", json_codec.loads)
     if is_sqlite(url):
         engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
 

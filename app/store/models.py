@@ -67,6 +67,12 @@ class RoomRow(Base):
     # idle for longer than their retention are deleted.
     active_at: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # The lease of the instance that runs the room (PostgreSQL with several instances): its owner,
+    # an epoch every new owner raises (commits name it, so a stale owner's write is refused) and
+    # when it ends unless renewed (Unix seconds by the database's clock).
+    lease_owner: Mapped[str | None] = mapped_column(String(32))
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_until: Mapped[float | None] = mapped_column(Float)
 
 
 class MemberRow(Base):

@@ -5,6 +5,10 @@ After a commit that changes a room, an instance sends ``NOTIFY houserules, '<ins
 notification names up to 200 rooms). Every other
 instance that has the room loaded reloads it from the database and publishes the news to its
 own sockets. Moves stay serialised by the version check on the room row.
+
+One instance owns a room at a time (its lease, see ``app.rooms.manager``); a socket on another
+instance has its moves handed to the owner over ``NOTIFY houserules_hand, '<json>'`` (a request
+naming the owner, and the owner's reply naming the asking instance).
 """
 
 from __future__ import annotations
@@ -18,8 +22,14 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app import json_codec
+from app.store.queries import LISTENER_APP
+
 log = logging.getLogger(__name__)
 CHANNEL = "houserules"
+HAND_CHANNEL = "houserules_hand"
+# PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
+HAND_MAX_BYTES = 7900
 
 
 async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) -> None:
@@ -30,13 +40,22 @@ async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) 
                            {"channel": CHANNEL, "payload": " ".join([instance, *ids[start:start + 200]])})
 
 
-class Listener:
-    """Keeps one asyncpg connection listening; calls ``on_room(room_id)`` for other instances' news."""
+async def hand(conn: AsyncConnection, message: dict[str, Any]) -> None:
+    """Send a hand-over message (its ``to`` names the instance it is for)."""
+    await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                       {"channel": HAND_CHANNEL, "payload": json_codec.dumps(message)})
 
-    def __init__(self, url: str, instance: str, on_room: Callable[[str], None]) -> None:
+
+class Listener:
+    """Keeps one asyncpg connection listening; calls ``on_room(room_id)`` for other instances' news
+    and ``on_hand(message)`` for hand-over messages addressed to this instance."""
+
+    def __init__(self, url: str, instance: str, on_room: Callable[[str], None],
+                 on_hand: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.url = url.replace("postgresql+asyncpg://", "postgresql://")
         self.instance = instance
         self.on_room = on_room
+        self.on_hand = on_hand
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
@@ -55,14 +74,25 @@ class Listener:
             for room_id in room_ids:
                 self.on_room(room_id)
 
+    def _receive_hand(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            message = json_codec.loads(payload)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("to") == self.instance and self.on_hand is not None:
+            self.on_hand(message)
+
     async def _run(self) -> None:
         import asyncpg  # type: ignore[import-untyped]
 
         while True:
             try:
-                conn = await asyncpg.connect(self.url)
+                # Named after the instance: others see in pg_stat_activity whether it is alive.
+                conn = await asyncpg.connect(
+                    self.url, server_settings={"application_name": f"{LISTENER_APP}{self.instance}"})
                 try:
                     await conn.add_listener(CHANNEL, self._receive)
+                    await conn.add_listener(HAND_CHANNEL, self._receive_hand)
                     self.ready.set()
                     while not conn.is_closed():
                         await asyncio.sleep(1)

@@ -13,25 +13,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Float,
-    Integer,
-    String,
     Table,
     and_,
     bindparam,
-    cast,
-    column,
     delete,
     func,
     insert,
     or_,
     select,
+    text,
     update,
-    values,
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import json_codec
 from app.store.models import ChatRow, LogRow, MemberRow, RoomRow, SheetRow, SnapshotRow
 
 rooms: Table = RoomRow.__table__  # type: ignore[assignment]
@@ -208,6 +203,39 @@ async def load_room(engine: AsyncEngine, room_id: str, *, recent: int = 64, chat
     )
 
 
+@dataclass
+class RoomNews:
+    """What changed in a room since a version: its row, members, the log after it and new chat."""
+
+    room: dict[str, Any]
+    members: list[dict[str, Any]]
+    entries: list[LogEntry]
+    chat: list[dict[str, Any]]
+
+
+async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: float, *, chat_rows: int = 30
+                    ) -> RoomNews | None:
+    """The room row, its members, every log entry after version ``after`` (oldest first) and the
+    chat lines after ``chat_after`` (their ``at``): one instance catching up on another's changes."""
+    async with engine.connect() as conn:
+        room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
+        if room is None:
+            return None
+        people = (await conn.execute(
+            select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+        tail: list[Any] = []
+        if room["version"] > after:
+            tail = list((await conn.execute(
+                select(log).where(log.c.room_id == room_id, log.c.version > after,
+                                  log.c.version <= room["version"])
+                .order_by(log.c.version))).all())
+        talk = (await conn.execute(
+            select(chat).where(chat.c.room_id == room_id, chat.c.at > chat_after)
+            .order_by(chat.c.id.desc()).limit(chat_rows))).mappings().all()
+    return RoomNews(room=dict(room), members=[dict(m) for m in people], entries=[_entry(row) for row in tail],
+                    chat=[dict(c) for c in reversed(talk)])
+
+
 async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int = 300) -> list[LogEntry]:
     """The last ``limit`` log entries after version ``after`` (oldest first)."""
     async with engine.connect() as conn:
@@ -234,15 +262,18 @@ async def append(
     room_values: dict[str, Any],
     snapshot: tuple[int, int, dict[str, Any]] | None = None,
     seats: Mapping[int, int | None] | None = None,
+    epoch: int | None = None,
 ) -> None:
     """Append ``entries`` after version ``expected`` and update the room, inside ``conn``'s transaction.
 
-    Raises ``VersionConflict`` when the room is no longer at ``expected``.
+    Raises ``VersionConflict`` when the room is no longer at ``expected`` or, with ``epoch``, when
+    its lease is no longer of that epoch (another instance took the room over).
     """
     new_version = entries[-1].version if entries else expected
-    result = await conn.execute(
-        update(rooms).where(rooms.c.id == room_id, rooms.c.version == expected)
-        .values(version=new_version, **room_values))
+    where = [rooms.c.id == room_id, rooms.c.version == expected]
+    if epoch is not None:
+        where.append(rooms.c.lease_epoch == epoch)
+    result = await conn.execute(update(rooms).where(*where).values(version=new_version, **room_values))
     if result.rowcount != 1:
         raise VersionConflict(room_id)
     if entries:
@@ -275,6 +306,8 @@ class Commit:
     room_values: dict[str, Any]
     snapshot: tuple[int, int, dict[str, Any]] | None = None
     seats: Mapping[int, int | None] | None = None
+    # The lease epoch the change was made under (None: no leases, a single instance).
+    epoch: int | None = None
 
     @property
     def simple(self) -> bool:
@@ -293,10 +326,31 @@ _batch_update = (
 )
 
 
+# Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column.
+_PG_BATCH_UPDATE = text(
+    "UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:versions AS integer[]),"
+    " CAST(:statuses AS varchar[]), CAST(:deadlines AS float8[]), CAST(:turn_starts AS float8[]),"
+    " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected"
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
+_PG_LOG_INSERT = text(
+    "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT room_id, version, game_no, kind, seat, CAST(action AS json), CAST(events AS json),"
+    " member_id, msg_id"
+    " FROM unnest(CAST(:room_ids AS varchar[]), CAST(:versions AS integer[]), CAST(:game_nos AS integer[]),"
+    " CAST(:kinds AS varchar[]), CAST(:seats AS integer[]), CAST(:actions AS text[]),"
+    " CAST(:events AS text[]), CAST(:member_ids AS integer[]), CAST(:msg_ids AS varchar[]))"
+    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)")
+
+
 async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
     """Several rooms' changes in the caller's one transaction (group commit).
 
-    Plain moves share one UPDATE (where the driver counts rows of an executemany) and one INSERT;
+    Plain moves share one UPDATE (an executemany where the driver counts its rows, else one
+    statement over arrays) and one INSERT;
     raises ``VersionConflict`` if any room is not at its expected version, and the caller then
     rolls back and retries the commits one by one.
     """
@@ -309,28 +363,39 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
         if result.rowcount != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
     elif simple:
-        # One UPDATE ... FROM (VALUES ...) RETURNING for the whole batch (PostgreSQL).
-        batch = values(
-            column("b_id", String), column("b_expected", Integer), column("b_version", Integer),
-            column("b_status", String), column("b_deadline", Float), column("b_turn_start", Float),
-            column("b_banks", JSON), name="batch",
-        ).data([(c.room_id, c.expected, c.entries[-1].version, c.room_values["status"],
-                 c.room_values["deadline"], c.room_values["turn_start"], c.room_values["banks"])
-                for c in simple])
-        result = await conn.execute(
-            update(rooms)
-            .where(rooms.c.id == batch.c.b_id, rooms.c.version == batch.c.b_expected)
-            .values(version=batch.c.b_version, status=batch.c.b_status,
-                    deadline=cast(batch.c.b_deadline, Float),
-                    turn_start=cast(batch.c.b_turn_start, Float), banks=cast(batch.c.b_banks, JSON))
-            .returning(rooms.c.id))
+        # PostgreSQL: one UPDATE ... FROM unnest(arrays) RETURNING for the whole batch. Its text never
+        # changes with the batch's size, so SQLAlchemy compiles it once and asyncpg prepares it once.
+        result = await conn.execute(_PG_BATCH_UPDATE, {
+            "ids": [c.room_id for c in simple],
+            "expected": [c.expected for c in simple],
+            "versions": [c.entries[-1].version for c in simple],
+            "statuses": [c.room_values["status"] for c in simple],
+            "deadlines": [c.room_values["deadline"] for c in simple],
+            "turn_starts": [c.room_values["turn_start"] for c in simple],
+            "banks": [None if c.room_values["banks"] is None else json_codec.dumps(c.room_values["banks"])
+                      for c in simple],
+            "epochs": [c.epoch for c in simple],
+        })
         if len(result.all()) != len(simple):
             raise VersionConflict(",".join(c.room_id for c in simple))
-    rows = [{"room_id": c.room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
+    entries = [(c.room_id, e) for c in simple for e in c.entries]
+    if entries and conn.dialect.name == "postgresql":
+        await conn.execute(_PG_LOG_INSERT, {
+            "room_ids": [room_id for room_id, _ in entries],
+            "versions": [e.version for _, e in entries],
+            "game_nos": [e.game_no for _, e in entries],
+            "kinds": [e.kind for _, e in entries],
+            "seats": [e.seat for _, e in entries],
+            "actions": [json_codec.dumps(e.action) for _, e in entries],
+            "events": [json_codec.dumps(e.events) for _, e in entries],
+            "member_ids": [e.member_id for _, e in entries],
+            "msg_ids": [e.msg_id for _, e in entries],
+        })
+    elif entries:
+        await conn.execute(insert(log), [
+            {"room_id": room_id, "version": e.version, "game_no": e.game_no, "kind": e.kind, "seat": e.seat,
              "action": e.action, "events": e.events, "member_id": e.member_id, "msg_id": e.msg_id}
-            for c in simple for e in c.entries]
-    if rows:
-        await conn.execute(insert(log), rows)
+            for room_id, e in entries])
     snaps = [c for c in simple if c.snapshot is not None]
     if snaps:
         await conn.execute(insert(snapshots), [
@@ -342,7 +407,60 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
             [{"b_id": c.room_id, "b_version": c.snapshot[0]} for c in snaps if c.snapshot is not None])
     for c in commits:
         if not c.simple:
-            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats)
+            await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats, c.epoch)
+
+
+# -- leases (PostgreSQL: one instance runs a room at a time) --------------------------------------
+
+_DB_NOW = "CAST(extract(epoch from clock_timestamp()) AS float8)"
+_LEASE_END = f"{_DB_NOW} + CAST(:seconds AS float8)"
+# An instance's LISTEN connection carries ``application_name`` ``houserules <instance>``: a lease
+# whose owner has no such session left (its process died) is free at once, not only when it ends.
+LISTENER_APP = "houserules "
+_TAKE_LEASES = text(
+    f"UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1, lease_until = {_LEASE_END}"
+    " WHERE id = ANY(CAST(:ids AS varchar[])) AND (lease_owner IS NULL OR lease_owner = :owner"
+    f" OR lease_until IS NULL OR lease_until < {_DB_NOW}"
+    " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity"
+    f" WHERE application_name = '{LISTENER_APP}' || lease_owner))"
+    " RETURNING id, lease_epoch")
+_RENEW_LEASES = text(
+    f"UPDATE rooms SET lease_until = {_LEASE_END}"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"
+    " WHERE rooms.id = l.id AND rooms.lease_owner = :owner AND rooms.lease_epoch = l.epoch"
+    " RETURNING rooms.id")
+_RELEASE_LEASES = text(
+    "UPDATE rooms SET lease_owner = NULL, lease_until = NULL"
+    " WHERE id = ANY(CAST(:ids AS varchar[])) AND lease_owner = :owner")
+
+
+async def take_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str], seconds: float
+                      ) -> dict[str, int]:
+    """Take the leases of those rooms nobody holds (none, or ended) or ``owner`` holds already; each
+    taken lease gets a new epoch. Returns the rooms taken with their epochs."""
+    if not room_ids:
+        return {}
+    async with engine.begin() as conn:
+        result = await conn.execute(_TAKE_LEASES, {"owner": owner, "ids": list(room_ids), "seconds": seconds})
+        return {str(room_id): int(epoch) for room_id, epoch in result}
+
+
+async def renew_leases(engine: AsyncEngine, owner: str, epochs: Mapping[str, int], seconds: float
+                       ) -> set[str]:
+    """Extend the leases ``owner`` still holds at these epochs; returns the rooms it still holds."""
+    if not epochs:
+        return set()
+    async with engine.begin() as conn:
+        result = await conn.execute(_RENEW_LEASES, {"owner": owner, "ids": list(epochs),
+                                                    "epochs": list(epochs.values()), "seconds": seconds})
+        return {str(row[0]) for row in result}
+
+
+async def release_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str]) -> None:
+    """Give the leases up (a clean stop): another instance may take the rooms at once."""
+    if room_ids:
+        async with engine.begin() as conn:
+            await conn.execute(_RELEASE_LEASES, {"owner": owner, "ids": list(room_ids)})
 
 
 async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,

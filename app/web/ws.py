@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -17,6 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
+from app import json_codec
 from app.config import Settings
 from app.rooms import metrics
 from app.rooms.errors import RoomError
@@ -126,19 +126,15 @@ class Connection:
 
 def _error(msg_id: Any, code: str, message: str) -> str:
     metrics.REFUSED.labels(code).inc()
-    return json.dumps({"type": "error", "id": msg_id if isinstance(msg_id, str) else None,
-                       "code": code, "message": message})
-
-
-def _no_constants(name: str) -> Any:
-    # NaN and Infinity are not JSON; Python's parser would let them through into the log.
-    raise ValueError(f"{name} is not JSON")
+    return json_codec.dumps({"type": "error", "id": msg_id if isinstance(msg_id, str) else None,
+                             "code": code, "message": message})
 
 
 def parse(text: str) -> tuple[Any, str | None]:
     """The validated message, or (None, an error frame) for a bad one."""
     try:
-        data = json.loads(text, parse_constant=_no_constants)
+        # NaN and Infinity are not JSON: refused here, never let through into the log.
+        data = json_codec.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nesting too deep for a frame this small
         return None, _error(None, "bad_json", "The message is not valid JSON.")
     if not isinstance(data, dict):
@@ -245,6 +241,6 @@ async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings
         elif isinstance(message, LeaveMsg):
             await room.leave(conn, message.id)
         elif isinstance(message, PingMsg):
-            conn.send(json.dumps({"type": "pong", "id": message.id}))
+            conn.send(json_codec.dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Hello):
             conn.send(_error(None, "already_hello", "This connection has already said hello."))

@@ -123,3 +123,24 @@ def test_every_setting_is_documented() -> None:
         if env not in documented and short not in documented:
             missing.append(env)
     assert not missing, missing
+
+
+def test_scale_out_compose_runs_replicas_behind_nginx_hashing_the_room_id() -> None:
+    result = subprocess.run(
+        [tool("docker-compose"), "-f", "compose.scale.yml", "config"],
+        cwd=ROOT, env={**os.environ, "POSTGRES_PASSWORD": "secret", "HOUSERULES_REPLICAS": "3"},
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    config = result.stdout
+    assert "replicas: 3" in config and "image: nginx:" in config
+    assert "condition: service_healthy" in config and "HOUSERULES_DB_HOST: db" in config
+    # Only the proxy publishes a port: the replicas are reached through it alone.
+    assert config.count("published:") == 1
+    assert "deploy/nginx-scale.conf" in config and "/etc/nginx/conf.d/default.conf" in config
+    nginx = (ROOT / "deploy" / "nginx-scale.conf").read_text()
+    # nginx's own consistent hashing on the room id, taken from the socket's, page's and API's paths.
+    assert "hash $room consistent;" in nginx and "server app:8000;" in nginx
+    for path in ("^/ws/", "^/r/", "^/api/rooms/"):
+        assert path in nginx
+    assert "proxy_set_header Upgrade $http_upgrade;" in nginx

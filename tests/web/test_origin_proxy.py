@@ -115,6 +115,8 @@ async def test_python_m_app_declines_compression_and_says_where_it_listens(lan: 
     log = lan.log.read_text()
     assert f"Houserules listening on http://127.0.0.1:{lan.port}" in log
     assert "database sqlite+aiosqlite:///" in log and "limits: body 65536 B" in log
+    # uvicorn's standard extras are installed with the app and used.
+    assert "event loop uvloop, HTTP parser httptools, WebSocket websockets-sansio" in log
 
 
 async def test_another_launcher_gets_the_apps_websocket_settings(tmp_path: Path) -> None:
@@ -147,6 +149,8 @@ async def test_another_launcher_gets_the_apps_websocket_settings(tmp_path: Path)
         await client.send({"type": "chat", "id": "big", "text": "a" * 17_000})
         assert await client.wait_closed() == 1009
         assert f"Houserules listening on http://127.0.0.1:{port}" in log.read_text()
+        # uvicorn's own defaults with its standard extras installed.
+        assert "event loop uvloop, HTTP parser httptools, WebSocket websockets" in log.read_text()
     finally:
         proc.terminate()
         proc.wait(10)

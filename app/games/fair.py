@@ -64,7 +64,8 @@ def is_contribution(value: object) -> bool:
 
 def commitment(server_seed: str, nonce: str) -> str:
     """``SHA-256(server_seed || nonce)`` in hex: what is published before the deal."""
-    data = _hex_bytes(server_seed, SERVER_SEED_BYTES, "the server seed") + _hex_bytes(nonce, NONCE_BYTES, "the nonce")
+    data = _hex_bytes(server_seed, SERVER_SEED_BYTES, "the server seed")
+    data += _hex_bytes(nonce, NONCE_BYTES, "the nonce")
     return hashlib.sha256(data).hexdigest()
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from app.bots.arena import bot, play, random_player
-from app.games import get
 from app.games import fair
+from app.games import get as game_of
 from app.games.cards import SeededRandom
 from app.games.palace import engine as palace_engine
 from app.games.thousand import deal as thousand_deal
@@ -57,7 +59,7 @@ def test_own_fisher_yates_equals_the_engines_generator() -> None:
     rng = random.Random(5)
     for size in (2, 24, 36, 52, 54, 104, 300):
         cards = [f"c{i}" for i in range(size)]
-        seed = "%064x" % rng.getrandbits(256)
+        seed = f"{rng.getrandbits(256):064x}"
         label = f"hand-{rng.randrange(100)}"
         assert fair.shuffle_with_key(fair.shuffle_key(seed, label), cards) \
             == SeededRandom(seed, label).shuffle(cards)
@@ -70,7 +72,7 @@ def _deck(seed: str, shuffle: fair.Shuffle) -> list[str]:
 @pytest.mark.parametrize("preset", ["hiina-turakas", "palace", "china-hand"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_palace_deals_from_its_listed_shuffle(preset: str, players: int) -> None:
-    game = get("palace")
+    game = game_of("palace")
     sheet = game.sheet(preset=preset)
     for n in range(10):
         seed = hashlib.sha256(f"palace-{n}".encode()).hexdigest()
@@ -85,34 +87,55 @@ def test_palace_deals_from_its_listed_shuffle(preset: str, players: int) -> None
         assert [s.open for s in game.shuffles(end)] == [True]
 
 
-def test_thousand_deals_from_its_listed_shuffles() -> None:
-    game = get("thousand")
-    for preset, players in (("tuhat", 3), ("tuhat-2", 2)) if "tuhat-2" in game.presets else (("tuhat", 3),):
-        sheet = game.sheet(preset=preset)
-        for n in range(6):
-            seed = hashlib.sha256(f"thousand-{n}".encode()).hexdigest()
-            seen: list[fair.Shuffle] = []
+def _thousand_checker(seed: str) -> Callable[[Any], bool]:
+    """A ``stop`` for ``play`` that checks each new deal against its listed shuffle."""
+    seen: list[str] = []
 
-            def check(state: object) -> bool:
-                listed = game.shuffles(state)
-                assert listed[:len(seen)] == seen[:len(listed)] or all(not s.open for s in seen)
-                last = listed[-1]
-                if last not in seen:
-                    builder = state.copy()  # type: ignore[attr-defined]
-                    thousand_deal.lay_out(builder, _deck(seed, last))
-                    assert builder.hands == state.hands and builder.talon == state.talon  # type: ignore[attr-defined]
-                    seen[:] = [s for s in listed]
-                assert not any(s.open for s in listed)
-                return False
+    def check(state: Any) -> bool:
+        listed = game_of("thousand").shuffles(state)
+        assert not any(s.open for s in listed)
+        last = listed[-1]
+        if last.label not in seen:
+            builder = state.copy()
+            thousand_deal.lay_out(builder, _deck(seed, last))
+            assert builder.hands == state.hands and builder.talon == state.talon
+            seen.append(last.label)
+        return False
 
-            end = play(game, sheet, [bot("good")] * players, seed, stop=check).state
-            labels = [s.label for s in game.shuffles(end)]
-            assert labels == [f"deal-{k}" for k in range(len(labels))] and labels
-            assert all(s.open for s in game.shuffles(end))
+    return check
+
+
+@pytest.mark.parametrize(("preset", "players"), [("tuhat", 3), ("tuhat-2", 2), ("tuhat-4", 4)])
+def test_thousand_deals_from_its_listed_shuffles(preset: str, players: int) -> None:
+    game = game_of("thousand")
+    sheet = game.sheet(preset=preset)
+    for n in range(4):
+        seed = hashlib.sha256(f"thousand-{n}".encode()).hexdigest()
+        end = play(game, sheet, [bot("good")] * players, seed, stop=_thousand_checker(seed)).state
+        labels = [s.label for s in game.shuffles(end)]
+        assert labels == [f"deal-{k}" for k in range(len(labels))] and labels
+        assert all(s.open for s in game.shuffles(end))
+
+
+def _holdem_checker(seed: str, checked: set[int]) -> Callable[[Any], bool]:
+    """A ``stop`` for ``play`` that checks each hand's deck and which shuffles are open, for 5 hands."""
+
+    def check(state: Any) -> bool:
+        hand = state.hand
+        listed = game_of("holdem").shuffles(state)
+        if hand is not None and hand.number not in checked:
+            mine = next(s for s in listed if s.label == f"hand-{hand.number}")
+            assert list(hand.deck) == _deck(seed, mine)
+            checked.add(hand.number)
+        finished = state.hands
+        assert all(s.open == (s.label == "button-draw" or int(s.label[5:]) <= finished) for s in listed)
+        return bool(finished >= 5)
+
+    return check
 
 
 def test_holdem_hands_come_from_their_listed_shuffles_and_open_at_the_hands_end() -> None:
-    game = get("holdem")
+    game = game_of("holdem")
     sheet = game.sheet()
     for n in range(4):
         seed = hashlib.sha256(f"holdem-{n}".encode()).hexdigest()
@@ -123,17 +146,5 @@ def test_holdem_hands_come_from_their_listed_shuffles_and_open_at_the_hands_end(
         draw = _deck(seed, listed[0])
         assert state.draw == {str(seat): draw[seat] for seat in range(4)}
         checked: set[int] = set()
-
-        def check(state: object) -> bool:
-            hand = state.hand  # type: ignore[attr-defined]
-            listed = game.shuffles(state)
-            if hand is not None and hand.number not in checked:
-                mine = next(s for s in listed if s.label == f"hand-{hand.number}")
-                assert list(hand.deck) == _deck(seed, mine)
-                checked.add(hand.number)
-            finished = state.hands  # type: ignore[attr-defined]
-            assert all(s.open == (s.label == "button-draw" or int(s.label[5:]) <= finished) for s in listed)
-            return finished >= 5
-
-        play(game, sheet, [random_player] * 4, seed, stop=check)
+        play(game, sheet, [random_player] * 4, seed, stop=_holdem_checker(seed, checked))
         assert len(checked) >= 5

@@ -406,6 +406,15 @@ class RoomManager:
         room = await self.get(room_id)
         return room.history(token)
 
+    async def record(self, room_id: str, token: str | None) -> tuple[str, dict[str, Any]]:
+        """The current game's verifiable record as the token's seat (or a spectator) may see it."""
+        while True:
+            room = await self.get(room_id)
+            try:
+                return await room.record(token)
+            except RoomGone:
+                continue
+
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))

@@ -89,7 +89,7 @@ def shuffle_key(seed: str, label: str) -> str:
 
 def key_commitment(key: str) -> str:
     """``SHA-256(key)``: published when the shuffle is made, before its key."""
-    return hashlib.sha256(bytes.fromhex(key)).hexdigest()
+    return hashlib.sha256(_hex_bytes(key, 32, "a shuffle key")).hexdigest()
 
 
 def shuffle_with_key(key: str, cards: Sequence[str]) -> list[str]:
@@ -101,7 +101,7 @@ def shuffle_with_key(key: str, cards: Sequence[str]) -> list[str]:
     is taken when below ``n`` (else drawn again). For ``i`` from the last index down to 1, swap
     ``i`` with a draw below ``i + 1``.
     """
-    raw = bytes.fromhex(key)
+    raw = _hex_bytes(key, 32, "a shuffle key")
     stream = bytearray()
     counter = 0
 

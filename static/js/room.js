@@ -6,6 +6,7 @@ import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
+import { contribute, noteState, verifyBox } from "./fairpanel.js";
 
 const TABLES = {
   palace: () => import("./tables/palace.js"),
@@ -163,6 +164,8 @@ function receive(message) {
       session.room = message;
       document.body.classList.remove("offline");
       renderRoom();
+      // Random bytes for the next deal, as soon as its commitment is shown (never waited for).
+      contribute(message, session.seat, send);
       break;
     case "state":
       onState(message);
@@ -171,6 +174,7 @@ function receive(message) {
       addChat(message);
       break;
     case "ack":
+    case "contributed":
     case "pong": {
       const waiter = session.pending.get(message.id);
       if (waiter) {
@@ -242,11 +246,13 @@ function ensureTable(game) {
 async function onState(message) {
   session.version = message.version ?? session.version;
   session.state = message;
+  noteState(message);
   if (message.game_no !== undefined && message.game_no !== session.gameNo) {
     if (session.gameNo) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
     session.gameNo = message.game_no;
+    fairBoxEl = null; // a new game: its own record to verify
   }
   if (!message.view) {
     for (const event of message.events || []) addLog(event);
@@ -467,11 +473,19 @@ function renderResult(outcome) {
     ...((custom && custom.lines) || []).map((line) => h("p", { class: "outcome-line" }, line)),
     placings,
     tallyTable(),
+    fairBox(),
     session.host && session.room && session.room.status === "finished"
       ? hostButton(t("Play again"), "rematch") : null);
   box.hidden = false;
   document.body.classList.add("game-over");
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
+}
+
+// The "Verify" box of the finished game: made once, so its result stays while the box is redrawn.
+let fairBoxEl = null;
+function fairBox() {
+  if (!fairBoxEl) fairBoxEl = verifyBox({ roomId, token: () => session.token, errorText });
+  return fairBoxEl;
 }
 
 // Wins and times last per player over the room's finished games (the server keeps them).

@@ -1,0 +1,132 @@
+// The page's part in fair deals (docs/fairness.md): it contributes random bytes to each next deal
+// when it sees that deal's commitment, remembers the cards this page was shown at each deal, and
+// offers a "Verify" box on a finished game that checks the game record with Web Crypto.
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { newContribution, verifyRecord } from "./verify.js";
+
+const CARD = /^([2-9TJQKA][cdhs]|X[rb])$/;
+const given = new Set(); // commitments this page has contributed to
+const dealtSeen = new Map(); // game number -> the card codes this page saw in its first view of the game
+
+/** Send this seat's contribution for the next deal's commitment, once per commitment. */
+export function contribute(room, seat, send) {
+  const commitment = room && room.fair && room.fair.commitment;
+  if (seat === null || seat === undefined || !commitment || given.has(commitment)) return;
+  if ((room.fair.contributed || []).includes(seat)) return;
+  given.add(commitment);
+  send({ type: "entropy", commitment, bytes: newContribution() }).catch(() => given.delete(commitment));
+}
+
+function cardsIn(value, out = []) {
+  if (typeof value === "string") {
+    if (CARD.test(value)) out.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) cardsIn(item, out);
+  } else if (value && typeof value === "object") {
+    for (const item of Object.values(value)) cardsIn(item, out);
+  }
+  return out;
+}
+
+/** Remember the cards of the first view of a game this page got with its deal event (it was there). */
+export function noteState(message) {
+  if (!message.view || dealtSeen.has(message.game_no)) return;
+  if ((message.events || []).some((e) => e.type === "deal")) {
+    dealtSeen.set(message.game_no, cardsIn(message.view).sort());
+  }
+}
+
+// Palace deals 3 face-down cards to each seat in turn, then (three-three-three) 3 face-up and 3
+// to the hand, or 6 to the hand: the seat's cards are at fixed places of the deck (engine docstring).
+function palaceDealt(record, deck) {
+  const n = record.players;
+  const seat = record.seat;
+  if (seat === null || seat === undefined || !deck) return null;
+  const at = (round) => deck[round * n + seat];
+  const three = record.sheet.deal === "three_three_three";
+  const hand = three ? [6, 7, 8].map(at) : [3, 4, 5, 6, 7, 8].map(at);
+  return { hand: hand.sort(), shown: (record.dealt_view.hand || []).slice().sort() };
+}
+
+async function runChecks(record) {
+  const checks = await verifyRecord(record);
+  if (record.game === "palace") {
+    const deal = checks.find((c) => c.name === "deal: deck" && c.deck);
+    const dealt = palaceDealt(record, deal && deal.deck);
+    if (dealt) {
+      checks.push({ name: t("Your hand is the deck's cards for your seat"), ok: JSON.stringify(dealt.hand) === JSON.stringify(dealt.shown) });
+    }
+  }
+  const seen = dealtSeen.get(record.game_no);
+  if (seen) {
+    checks.push({ name: t("The record shows the cards this page was dealt"), ok: JSON.stringify(cardsIn(record.dealt_view).sort()) === JSON.stringify(seen) });
+  }
+  return checks;
+}
+
+function checkName(name) {
+  const [label, part] = name.split(": ");
+  const parts = {
+    commitment: t("Commitment matches the revealed server seed"),
+    seed: t("Shuffle seed from the server seed and every contribution"),
+    key: t("Shuffle key from the seed"),
+    "key commitment": t("Shuffle key matches its commitment"),
+    deck: t("Deck order from the shuffle"),
+  };
+  if (part === undefined) return parts[label] || label;
+  return `${label} — ${parts[part] || part}`;
+}
+
+/** The "Verify" box for a finished game: a button that downloads the record and checks it. */
+export function verifyBox(ctx) {
+  const out = h("div", { class: "verify-result", "aria-live": "polite" });
+  const link = h("a", { class: "link", href: "#", dataset: { role: "record" } }, t("Download the game record"));
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    fetchRecord(ctx).then(({ record, name }) => {
+      const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+      const url = URL.createObjectURL(blob);
+      h("a", { href: url, download: name }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    }).catch((error) => replace(out, h("p", { class: "error" }, error.message || String(error))));
+  });
+  const button = h("button", { type: "button", class: "secondary", dataset: { role: "verify" } }, t("Verify the deal"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    replace(out, h("p", {}, t("Checking…")));
+    try {
+      const { record } = await fetchRecord(ctx);
+      const checks = await runChecks(record);
+      const failed = checks.some((c) => c.ok === false);
+      replace(out,
+        h("p", { class: failed ? "verdict bad" : "verdict good", dataset: { verdict: failed ? "failed" : "verified" } },
+          failed ? t("✗ This deal does not verify.") : t("✓ The deal verifies.")),
+        h("p", { class: "note" }, t("Seats that added random bytes: {n} of {m}.", {
+          n: (record.contributions || []).filter((c) => c).length, m: (record.contributions || []).length })),
+        h("ul", { class: "checks" }, checks.map((c) => h("li", { dataset: { ok: String(c.ok) } },
+          `${c.ok === true ? "✓" : c.ok === false ? "✗" : "·"} ${checkName(c.name)}`))));
+    } catch (error) {
+      replace(out, h("p", { class: "error" }, error.message || String(error)));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("section", { class: "verify", "aria-labelledby": "verify-title" },
+    h("h3", { id: "verify-title" }, t("Fair deal")),
+    h("p", { class: "note" }, t("Each seat may add random bytes to the shuffle; check the deal yourself.")),
+    h("p", {}, button, " ", link), out);
+}
+
+async function fetchRecord(ctx) {
+  const token = ctx.token();
+  const response = await fetch(`/api/rooms/${encodeURIComponent(ctx.roomId)}/record`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(ctx.errorText(body.code, body.message));
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const match = /filename="([^"]+)"/.exec(disposition);
+  return { record: body, name: match ? match[1] : "game-record.json" };
+}

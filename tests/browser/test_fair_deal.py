@@ -1,0 +1,76 @@
+"""A fair deal in real browsers: both pages contribute random bytes to the deal before it is made,
+a whole Palace game is played, and each page's "Verify the deal" box checks the record with Web
+Crypto (commitment, seed, key, deck, the seat's dealt hand against the deck, the cards the page saw)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, Player, shoot
+from tests.browser.helpers import acting, create_room, join, wait_same_version, watch
+from tests.browser.test_palace import move, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+VERDICT = {"en": ("✓ The deal verifies.", "Seats that added random bytes: 2 of 2."),
+           "et": ("✓ Jagamine peab kontrollile vastu.", "Kohti, mis lisasid oma juhuslikud baidid: 2/2.")}
+
+
+def verify_in_page(player: Player) -> list[str]:
+    page = player.page
+    page.click("#result button[data-role=verify]")
+    page.wait_for_selector("#result [data-verdict]")
+    lines = "els => els.map(e => e.dataset.ok + ' ' + e.innerText)"
+    return list(page.eval_on_selector_all("#result .checks li", lines))
+
+
+def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefacts: Path) -> None:
+    host = people(viewport=DESKTOP)
+    guest = people(viewport=PHONE, lang="et")
+    spectator = people()
+    invite = create_room(host, "palace", seats=2, name="Kati", preset="hiina-turakas")
+    join(guest, invite, "Mari")
+    watch(spectator, invite)
+    # Each seated page contributes as soon as it sees the next deal's commitment; the spectator cannot.
+    for player in (host, guest, spectator):
+        player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
+    commitment = host.page.evaluate("() => window.houserules.room.fair.commitment")
+    start(host, [host, guest, spectator])
+    seated = {host.seat(): host, guest.seat(): guest}
+    moves = 0
+    while True:
+        wait_same_version([host, guest, spectator])
+        state = host.state()
+        assert state is not None
+        if state["outcome"]:
+            break
+        for player in acting(list(seated.values())):
+            move(player, keyboard=False)
+            moves += 1
+        assert moves < 800, "the game did not end"
+    for player, lang in ((host, "en"), (guest, "et")):
+        player.page.wait_for_selector("#result:not([hidden])")
+        checks = verify_in_page(player)
+        assert checks and all(line.startswith("true ✓") for line in checks), checks
+        # Commitment, seed, key, key commitment, deck, the hand against the deck, what the page saw.
+        assert len(checks) == 7, checks
+        verdict, seats = VERDICT[lang]
+        text = player.page.inner_text("#result .verify")
+        assert verdict in text and seats in text, text
+    # The page's record is the one committed to before the deal.
+    record = host.page.evaluate("""async () => {
+      const room = document.querySelector('#room').dataset.room;
+      const seat = JSON.parse(localStorage.getItem(`houserules:room:${room}`));
+      const headers = { Authorization: `Bearer ${seat.token}` };
+      const r = await fetch(`/api/rooms/${room}/record`, { headers });
+      return r.json();
+    }""")
+    assert record["commitment"] == commitment and all(record["contributions"])
+    spectator_checks = verify_in_page(spectator)
+    # A spectator has no hand to check, and its page saw the deal too.
+    assert all(line.startswith("true ✓") for line in spectator_checks) and len(spectator_checks) == 6
+    shoot(guest, artefacts, "fair-verify-guest")
+    shoot(host, artefacts, "fair-verify-host")

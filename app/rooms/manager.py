@@ -415,6 +415,15 @@ class RoomManager:
             except RoomGone:
                 continue
 
+    async def replay(self, room_id: str, token: str | None) -> dict[str, Any]:
+        """The finished game's frames as the token's seat (or a spectator) saw them."""
+        while True:
+            room = await self.get(room_id)
+            try:
+                return await room.replay(token)
+            except RoomGone:
+                continue
+
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))

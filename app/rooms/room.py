@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 REPLY_CACHE = 256
 # A game record holds at most this many log entries (a long table's record is cut short, and says so).
 RECORD_MAX_ENTRIES = 20000
+# A replay holds at most this many frames (one per log entry, each a full view).
+REPLAY_MAX_FRAMES = 3000
 # The close code of a member's oldest socket when they open one too many.
 CLOSE_REPLACED = 4409
 NAME_MAX = 40
@@ -336,6 +338,34 @@ class Room:
             body = build_record(self.game, self.sheet, deal, self.state, seat, events)
             body.update({"room": self.id, "truncated": len(entries) >= RECORD_MAX_ENTRIES})
             return f"{self.game.name}-{self.id}-{deal.game_no}.json", body
+
+    async def replay(self, token: str | None) -> dict[str, Any]:
+        """The finished current game move by move as a token's seat saw it (``None``: a spectator):
+        one frame per log entry with the seat's view, the entry's events it may see and the outcome.
+        Every frame is what that seat was sent live, so a replay shows nothing a view would not."""
+        async with self.lock:
+            if self.closed:
+                raise RoomGone(self.id)
+            seat, since = self._record_holder(token)
+            if self.state is None or self.game.outcome(self.state) is None:
+                raise RoomError("no_replay", "A game can be replayed once it has ended.", 404)
+            entries = await queries.log_range(self.manager.engine, self.id, self.deal_version,
+                                              limit=REPLAY_MAX_FRAMES)
+        frames: list[dict[str, Any]] = []
+        state: Any = None
+        for entry in entries:
+            if entry.kind == "deal":
+                state = self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
+            else:
+                mover = SERVER_SEAT if entry.seat is None else entry.seat
+                state, _ = self.game.apply(state, mover, entry.action)
+            outcome = self.game.outcome(state)
+            frames.append({"version": entry.version, "view": self.game.view(state, seat),
+                           "events": [_event_json(entry, row) for row in entry.events
+                                      if _visible(row, seat, entry.version, since)],
+                           "outcome": None if outcome is None else outcome.to_json()})
+        return {"game": self.game.name, "game_no": self.game_no, "seat": seat, "frames": frames,
+                "truncated": len(entries) >= REPLAY_MAX_FRAMES}
 
     def _took_over(self, member: Member) -> bool:
         """Whether ``member`` sits in a seat someone else held during the current game (they were

@@ -145,6 +145,13 @@ async def room_record(room_id: str, request: Request) -> JSONResponse:
     return JSONResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+@router.get("/rooms/{room_id}/replay")
+async def room_replay(room_id: str, request: Request) -> JSONResponse:
+    """The finished game move by move (frames of the seat's view and events), as the token's seat
+    saw it live, or as a spectator without one."""
+    return JSONResponse(await manager(request).replay(room_id, bearer(request)))
+
+
 @ops.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
     try:

@@ -7,6 +7,7 @@ import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 import { contribute, noteState, verifyBox } from "./fairpanel.js";
+import { replayBox } from "./replay.js";
 
 const TABLES = {
   palace: () => import("./tables/palace.js"),
@@ -252,7 +253,8 @@ async function onState(message) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
     session.gameNo = message.game_no;
-    fairBoxEl = null; // a new game: its own record to verify
+    fairBoxEl = null; // a new game: its own record to verify and replay
+    replayEl = null;
   }
   if (!message.view) {
     for (const event of message.events || []) addLog(event);
@@ -474,6 +476,7 @@ function renderResult(outcome) {
     placings,
     tallyTable(),
     fairBox(),
+    replayPanel(),
     session.host && session.room && session.room.status === "finished"
       ? hostButton(t("Play again"), "rematch") : null);
   box.hidden = false;
@@ -486,6 +489,19 @@ let fairBoxEl = null;
 function fairBox() {
   if (!fairBoxEl) fairBoxEl = verifyBox({ roomId, token: () => session.token, errorText });
   return fairBoxEl;
+}
+
+// The replay of the finished game, drawn by the same table module as live play.
+let replayEl = null;
+function replayPanel() {
+  if (!replayEl) {
+    replayEl = replayBox({
+      roomId, token: () => session.token, errorText, seatName,
+      room: () => session.room, info: () => session.info,
+      loadModule: () => TABLES[session.info.game](),
+    });
+  }
+  return replayEl;
 }
 
 // Wins and times last per player over the room's finished games (the server keeps them).

@@ -164,6 +164,21 @@ async def test_withheld_contribution_does_not_block_and_the_palace_deal_verifies
             assert not verify.passed(verify.verify(bad)), "one card seen"
             done = run_verify(tmp_path, bad)
             assert done.returncode == 1 and "✗ dealt" in done.stdout, done
+    # The replay is, frame by frame, what each socket was shown live (views and events).
+    for client, token in zip(everyone, [*tokens, None], strict=True):
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            answer = await http.get(f"/api/rooms/{room}/replay", headers=headers)
+        assert answer.status_code == 200, answer.text
+        frames = {f["version"]: f for f in answer.json()["frames"]}
+        assert answer.json()["seat"] == client.seat and not answer.json()["truncated"]
+        live = [r.message for r in client.received if r.message["type"] == "state" and r.message["view"]]
+        assert live and {m["version"] for m in live} <= set(frames)
+        for message in live:
+            assert frames[message["version"]]["view"] == message["view"]
+        shown = {json.dumps(e, sort_keys=True) for m in live for e in m["events"]}
+        replayed = {json.dumps(e, sort_keys=True) for f in frames.values() for e in f["events"]}
+        assert shown == replayed
     refused_token = await download(server.http, room, "x" * 43)
     assert refused_token.status_code == 403 and refused_token.json()["code"] == "bad_token"
     for client in everyone:

@@ -66,6 +66,16 @@ async function runChecks(record) {
   return checks;
 }
 
+// A shuffle's label as the table says it (docs/fairness.md lists the labels).
+function shuffleName(label) {
+  const match = /^(deal|hand)-(\d+)$/.exec(label);
+  if (label === "deal") return t("The deal");
+  if (label === "button-draw") return t("The draw for the button");
+  if (match && match[1] === "deal") return t("Deal {n}", { n: Number(match[2]) + 1 });
+  if (match) return t("Hand {n}", { n: Number(match[2]) });
+  return label;
+}
+
 function checkName(name) {
   const [label, part] = name.split(": ");
   const parts = {
@@ -76,7 +86,7 @@ function checkName(name) {
     deck: t("Deck order from the shuffle"),
   };
   if (part === undefined) return parts[label] || label;
-  return `${label} — ${parts[part] || part}`;
+  return `${shuffleName(label)} — ${parts[part] || part}`;
 }
 
 /** The "Verify" box for a finished game: a button that downloads the record and checks it. */

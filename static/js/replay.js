@@ -93,10 +93,10 @@ async function start(ctx, stage) {
     auto.setAttribute("aria-pressed", "false");
   }
   const button = (label, role, title, onclick) => h("button", { type: "button", class: "secondary", dataset: { role }, title, "aria-label": title, onclick }, label);
-  const first = button("⏮", "replay-first", t("To the start"), () => { stop(); show(0); });
+  const first = button("|◀", "replay-first", t("To the start"), () => { stop(); show(0); });
   const back = button("◀", "replay-back", t("One move back"), () => { stop(); show(index - 1); });
   const forward = button("▶", "replay-forward", t("One move forward"), () => { stop(); show(index + 1); });
-  const last = button("⏭", "replay-last", t("To the end"), () => { stop(); show(frames.length - 1); });
+  const last = button("▶|", "replay-last", t("To the end"), () => { stop(); show(frames.length - 1); });
   const auto = h("button", { type: "button", class: "secondary", dataset: { role: "replay-auto" }, "aria-pressed": "false" }, t("Autoplay"));
   auto.addEventListener("click", () => {
     if (timer) {

@@ -1,11 +1,13 @@
 """A fair deal in real browsers: both pages contribute random bytes to the deal before it is made,
-a whole Palace game is played, and each page's "Verify the deal" box checks the record with Web
-Crypto (commitment, seed, key, deck, the seat's dealt hand against the deck, the cards the page saw)."""
+a whole Palace game is played, each page's "Verify the deal" box checks the record with Web Crypto
+(commitment, seed, key, deck, the seat's dealt hand against the deck, the cards the page saw), and
+the replay steps through the game from a player's seat with the live table's rendering."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,23 @@ def verify_in_page(player: Player) -> list[str]:
     page.wait_for_selector("#result [data-verdict]")
     lines = "els => els.map(e => e.dataset.ok + ' ' + e.innerText)"
     return list(page.eval_on_selector_all("#result .checks li", lines))
+
+
+def record_of(player: Player) -> dict[str, Any]:
+    record: dict[str, Any] = player.page.evaluate("""async () => {
+      const room = document.querySelector('#room').dataset.room;
+      const seat = JSON.parse(localStorage.getItem(`houserules:room:${room}`));
+      const headers = { Authorization: `Bearer ${seat.token}` };
+      const r = await fetch(`/api/rooms/${room}/record`, { headers });
+      return r.json();
+    }""")
+    return record
+
+
+def replay_hand(player: Player) -> list[str]:
+    cards = player.page.eval_on_selector_all("#result .replay-dock [data-zone=hand][data-card]",
+                                             "els => els.map(e => e.dataset.card)")
+    return sorted(cards)
 
 
 def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefacts: Path) -> None:
@@ -61,16 +80,34 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
         text = player.page.inner_text("#result .verify")
         assert verdict in text and seats in text, text
     # The page's record is the one committed to before the deal.
-    record = host.page.evaluate("""async () => {
-      const room = document.querySelector('#room').dataset.room;
-      const seat = JSON.parse(localStorage.getItem(`houserules:room:${room}`));
-      const headers = { Authorization: `Bearer ${seat.token}` };
-      const r = await fetch(`/api/rooms/${room}/record`, { headers });
-      return r.json();
-    }""")
+    record = record_of(host)
     assert record["commitment"] == commitment and all(record["contributions"])
     spectator_checks = verify_in_page(spectator)
     # A spectator has no hand to check, and its page saw the deal too.
     assert all(line.startswith("true ✓") for line in spectator_checks) and len(spectator_checks) == 6
+    # The guest's replay: the same table, from the guest's seat, step by step.
+    page = guest.page
+    page.click("#result button[data-role=replay]")
+    page.wait_for_selector("#result .replay-table .felt.palace")
+    position = "#result [data-role=replay-position]"
+    frames = int(page.inner_text(position).split("/")[-1])
+    assert page.get_attribute(position, "data-index") == "0" and frames > 10
+    dealt = sorted(record_of(guest)["dealt_view"]["hand"])
+    assert replay_hand(guest) == dealt
+    for step in range(1, 4):
+        page.click("#result button[data-role=replay-forward]")
+        assert page.get_attribute(position, "data-index") == str(step)
+    page.click("#result button[data-role=replay-back]")
+    assert page.get_attribute(position, "data-index") == "2"
+    page.click("#result button[data-role=replay-first]")
+    assert replay_hand(guest) == dealt
+    page.click("#result button[data-role=replay-auto]")
+    page.wait_for_function(f"() => Number(document.querySelector('{position}').dataset.index) >= 2")
+    page.click("#result button[data-role=replay-auto]")
+    page.click("#result button[data-role=replay-last]")
+    assert page.get_attribute(position, "data-index") == str(frames)
+    assert page.locator("#result button[data-role=replay-forward]").is_disabled()
+    page.locator("#result .replay").scroll_into_view_if_needed()
+    shoot(guest, artefacts, "fair-replay-guest")
     shoot(guest, artefacts, "fair-verify-guest")
     shoot(host, artefacts, "fair-verify-host")

@@ -349,11 +349,13 @@ class Game(ABC, Generic[StateT, SheetT]):
         """
         return None
 
-    def shuffles(self, state: StateT) -> list[Shuffle]:
+    def shuffles(self, state: StateT, since: int = 0) -> list[Shuffle]:
         """The shuffles this game has made from its seed so far, in order, each with its label and
         unshuffled cards, and whether all its cards may now be known (``fair``: the room publishes
-        each shuffle's key commitment when it appears and the key when it opens). A game dealt
-        from fixed decks lists what a seeded one would have shuffled. Default: none."""
+        each shuffle's key commitment when it appears and the key when it opens); from the
+        ``since``-th on (the room asks only for those it has not seen open, so a long table's
+        earlier hands cost nothing). A game dealt from fixed decks lists what a seeded one would
+        have shuffled. Default: none."""
         return []
 
     def seat_count(self, state: StateT) -> int:

@@ -72,6 +72,12 @@ class Fairness:
         self.current: Sealed | None = None
         # Whether ``current`` is known for the game in play (read from its deal entry when not).
         self.loaded = False
+        # The current game's shuffles as published: how many have their key commitment out, the
+        # first one whose key is not out, and those after it whose key is (``None``: not known yet,
+        # counted from the state when next needed).
+        self.committed: int | None = None
+        self.open_upto = 0
+        self.opened: set[int] = set()
 
     def announce(self, seats: Mapping[int, int]) -> dict[str, Any]:
         """The ``fair`` part of the room message: the pending commitment and which seats (by the
@@ -102,6 +108,7 @@ class Fairness:
                         fair.shuffle_seed(pending.server_seed, given))
         self.pending = Round.fresh()
         self.current, self.loaded = sealed, True
+        self.committed = None
         return sealed
 
     @staticmethod
@@ -118,7 +125,25 @@ class Fairness:
 
     def forget_current(self) -> None:
         """The room reloaded: the current game's material is read again when next needed."""
-        self.current, self.loaded = None, False
+        self.current, self.loaded, self.committed = None, False, None
+
+    def tracking(self) -> tuple[int | None, int, frozenset[int]]:
+        """What ``events`` has counted as published, to put back when a commit fails."""
+        return self.committed, self.open_upto, frozenset(self.opened)
+
+    def set_tracking(self, saved: tuple[int | None, int, frozenset[int]]) -> None:
+        self.committed, self.open_upto, self.opened = saved[0], saved[1], set(saved[2])
+
+    def _track(self, game: Game[Any, Any], before: Any) -> None:
+        """What has been published of the current game's shuffles, from the state before a commit."""
+        self.opened = set()
+        if before is None:
+            self.committed, self.open_upto = 0, 0
+            return
+        listed = game.shuffles(before)
+        self.committed = len(listed)
+        self.open_upto = next((i for i, s in enumerate(listed) if not s.open), len(listed))
+        self.opened = {i for i, s in enumerate(listed) if s.open and i > self.open_upto}
 
     def events(self, game: Game[Any, Any], before: Any, after: Any, game_no: int) -> list[dict[str, Any]]:
         """The public event rows a commit from ``before`` (``None``: a new deal) to ``after`` adds:
@@ -126,15 +151,24 @@ class Fairness:
         sealed = self.current
         if sealed is None or after is None:
             return []
-        known = {s.label: s.open for s in (game.shuffles(before) if before is not None else [])}
+        if before is None or self.committed is None:
+            self._track(game, before)
+        committed = self.committed or 0
         rows: list[dict[str, Any]] = []
-        for shuffle in game.shuffles(after):
+        # Only the shuffles from the first one not yet open: a long table's old hands cost nothing.
+        for index, shuffle in enumerate(game.shuffles(after, self.open_upto), start=self.open_upto):
             key = fair.shuffle_key(sealed.seed, shuffle.label)
-            if shuffle.label not in known:
+            if index >= committed:
                 rows.append(_public("shuffle_commitment", {"game_no": game_no, "label": shuffle.label,
                                                            "commitment": fair.key_commitment(key)}))
-            if shuffle.open and not known.get(shuffle.label, False):
+                committed = index + 1
+            if shuffle.open and index not in self.opened:
                 rows.append(_public("shuffle_key", {"game_no": game_no, "label": shuffle.label, "key": key}))
+                self.opened.add(index)
+        self.committed = committed
+        while self.open_upto in self.opened:
+            self.opened.discard(self.open_upto)
+            self.open_upto += 1
         if game.outcome(after) is not None and (before is None or game.outcome(before) is None):
             rows.append(_public("reveal", {"game_no": game_no, "server_seed": sealed.server_seed,
                                            "nonce": sealed.nonce, "commitment": sealed.commitment}))

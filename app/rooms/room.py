@@ -603,6 +603,7 @@ class Room:
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
         # Shuffle commitments and keys, and the reveal at the game's end, ride in the last entry.
+        tracking = self.fair.tracking()
         entries[-1].events.extend(await self._fair_events(entries, state))
         result = self._result(state, entries[-1].game_no) if finished and self.status != "finished" else None
         if result is not None:
@@ -617,7 +618,11 @@ class Room:
             # A deal or a game's end: the retention of finished rooms counts from here.
             values["active_at"] = round(time.time(), 3)
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
-        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
+        try:
+            await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats))
+        except BaseException:
+            self.fair.set_tracking(tracking)  # not published after all
+            raise
         self.state = state
         self.version = entries[-1].version
         changed = self.status != status

@@ -65,6 +65,13 @@ def test_own_fisher_yates_equals_the_engines_generator() -> None:
             == SeededRandom(seed, label).shuffle(cards)
 
 
+def assert_since(game: Any, state: Any) -> None:
+    """``shuffles(state, since)`` is the list from its ``since``-th entry (what the room asks for)."""
+    full = game.shuffles(state)
+    for since in range(len(full) + 2):
+        assert game.shuffles(state, since) == full[since:], since
+
+
 def _deck(seed: str, shuffle: fair.Shuffle) -> list[str]:
     return fair.shuffle_with_key(fair.shuffle_key(seed, shuffle.label), shuffle.cards)
 
@@ -85,6 +92,7 @@ def test_palace_deals_from_its_listed_shuffle(preset: str, players: int) -> None
         assert list(state.stock) == deck[9 * players:]
         end = play(game, sheet, [random_player] * players, seed).state
         assert [s.open for s in game.shuffles(end)] == [True]
+        assert_since(game, end)
 
 
 def _thousand_checker(seed: str) -> Callable[[Any], bool]:
@@ -94,6 +102,7 @@ def _thousand_checker(seed: str) -> Callable[[Any], bool]:
     def check(state: Any) -> bool:
         listed = game_of("thousand").shuffles(state)
         assert not any(s.open for s in listed)
+        assert_since(game_of("thousand"), state)
         last = listed[-1]
         if last.label not in seen:
             builder = state.copy()
@@ -129,6 +138,7 @@ def _holdem_checker(seed: str, checked: set[int]) -> Callable[[Any], bool]:
             checked.add(hand.number)
         finished = state.hands
         assert all(s.open == (s.label == "button-draw" or int(s.label[5:]) <= finished) for s in listed)
+        assert_since(game_of("holdem"), state)
         return bool(finished >= 5)
 
     return check

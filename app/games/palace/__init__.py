@@ -71,8 +71,10 @@ class Palace(Game[Table, RuleSheet]):
     def seat_count(self, state: Table) -> int:
         return len(state.players)
 
-    def shuffles(self, state: Table) -> list[Shuffle]:
+    def shuffles(self, state: Table, since: int = 0) -> list[Shuffle]:
         # One shuffle per game; every card may be known once the game is over.
+        if since > 0:
+            return []
         cards = tuple(engine.full_deck(state.sheet, len(state.players)))
         return [Shuffle("deal", cards, state.phase == "over")]
 

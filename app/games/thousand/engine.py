@@ -221,11 +221,11 @@ class Thousand(Game[State, Sheet]):
     def seat_count(self, state: State) -> int:
         return state.players
 
-    def shuffles(self, state: State) -> list[Shuffle]:
+    def shuffles(self, state: State, since: int = 0) -> list[Shuffle]:
         # Deal n (redeals counted) is shuffled as ``deal-{n}`` from 0; a deal's discards and passed
         # cards stay hidden after it, so every shuffle opens only when the game is over.
         over = state.phase == "over"
-        return [Shuffle(f"deal-{n}", tuple(DECK), over) for n in range(state.shuffles)]
+        return [Shuffle(f"deal-{n}", tuple(DECK), over) for n in range(since, state.shuffles)]
 
     def check_sheet(self, sheet: Sheet) -> None:
         if sheet.opening_bid > sheet.bid_limit_without_marriage:

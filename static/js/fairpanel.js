@@ -10,6 +10,19 @@ const CARD = /^([2-9TJQKA][cdhs]|X[rb])$/;
 const given = new Set(); // commitments this page has contributed to
 const dealtSeen = new Map(); // game number -> the card codes this page saw in its first view of the game
 
+/** The log line of a fairness event (null for other events): never "seat X:", as the seat of the
+ * entry these ride in is whoever moved last, not who published them. */
+export function describeFairEvent(event) {
+  if (event.type === "shuffle_commitment") {
+    return t("{shuffle}: its key's commitment is published; the key comes later.", { shuffle: shuffleName(event.label) });
+  }
+  if (event.type === "shuffle_key") {
+    return t("{shuffle}: its key is revealed; the deck can be checked.", { shuffle: shuffleName(event.label) });
+  }
+  if (event.type === "reveal") return t("The server seed is revealed: the deal can be verified.");
+  return null;
+}
+
 /** Send this seat's contribution for the next deal's commitment, once per commitment. */
 export function contribute(room, seat, send) {
   const commitment = room && room.fair && room.fair.commitment;
@@ -28,6 +41,35 @@ function cardsIn(value, out = []) {
     for (const item of Object.values(value)) cardsIn(item, out);
   }
   return out;
+}
+
+/** The side box while a room is open: the next deal's commitment, whether this seat's bytes are in,
+ * and (during a game) the Verify button for what is revealed so far. */
+export function sideBox(ctx) {
+  const commitmentLine = h("p", { class: "note commitment", dataset: { role: "commitment" } });
+  const mineLine = h("p", { class: "note", dataset: { role: "contributed" } });
+  const verify = verifyBox({ ...ctx, heading: "h2" });
+  const box = h("section", { class: "box fair", id: "fair-box", hidden: true }, verify);
+  verify.insertBefore(mineLine, verify.children[1]);
+  verify.insertBefore(commitmentLine, mineLine);
+  return {
+    element: box,
+    update(room, seat, state) {
+      const fair = room && room.fair;
+      box.hidden = !fair;
+      if (!fair) return;
+      const short = `${fair.commitment.slice(0, 8)}…${fair.commitment.slice(-8)}`;
+      commitmentLine.textContent = t("Next deal's commitment: {hash}", { hash: short });
+      commitmentLine.title = fair.commitment;
+      mineLine.hidden = seat === null || seat === undefined;
+      mineLine.textContent = (fair.contributed || []).includes(seat)
+        ? t("Your random bytes for the next deal are in.") : t("Adding your random bytes to the next deal…");
+      verify.querySelector("[data-role=verify]").parentElement.hidden = !(state && state.view);
+    },
+    reset() {
+      replace(verify.querySelector(".verify-result"));
+    },
+  };
 }
 
 /** Remember the cards of the first view of a game this page got with its deal event (it was there). */
@@ -67,7 +109,7 @@ async function runChecks(record) {
 }
 
 // A shuffle's label as the table says it (docs/fairness.md lists the labels).
-function shuffleName(label) {
+export function shuffleName(label) {
   const match = /^(deal|hand)-(\d+)$/.exec(label);
   if (label === "deal") return t("The deal");
   if (label === "button-draw") return t("The draw for the button");
@@ -89,8 +131,13 @@ function checkName(name) {
   return `${shuffleName(label)} — ${parts[part] || part}`;
 }
 
-/** The "Verify" box for a finished game: a button that downloads the record and checks it. */
+let boxes = 0;
+
+/** The "Verify" box: a button that downloads the current game's record and checks it (all of it once
+ * the game is over; during a game what is revealed so far, e.g. Hold'em's finished hands). */
 export function verifyBox(ctx) {
+  boxes += 1;
+  const titleId = `verify-title-${boxes}`;
   const out = h("div", { class: "verify-result", "aria-live": "polite" });
   const link = h("a", { class: "link", href: "#", dataset: { role: "record" } }, t("Download the game record"));
   link.addEventListener("click", (event) => {
@@ -110,9 +157,22 @@ export function verifyBox(ctx) {
       const { record } = await fetchRecord(ctx);
       const checks = await runChecks(record);
       const failed = checks.some((c) => c.ok === false);
+      const passed = checks.some((c) => c.ok === true);
+      const partial = checks.some((c) => c.ok === null);
+      let verdict = "verified";
+      let text = t("✓ The deal verifies.");
+      if (failed) {
+        verdict = "failed";
+        text = t("✗ This deal does not verify.");
+      } else if (!passed) {
+        verdict = "waiting";
+        text = t("Nothing to check yet: the keys come when the cards may be shown.");
+      } else if (partial) {
+        verdict = "partial";
+        text = t("✓ Everything revealed so far verifies.");
+      }
       replace(out,
-        h("p", { class: failed ? "verdict bad" : "verdict good", dataset: { verdict: failed ? "failed" : "verified" } },
-          failed ? t("✗ This deal does not verify.") : t("✓ The deal verifies.")),
+        h("p", { class: failed ? "verdict bad" : "verdict good", dataset: { verdict } }, text),
         h("p", { class: "note" }, t("Seats that added random bytes: {n} of {m}.", {
           n: (record.contributions || []).filter((c) => c).length, m: (record.contributions || []).length })),
         h("ul", { class: "checks" }, checks.map((c) => h("li", { dataset: { ok: String(c.ok) } },
@@ -123,8 +183,8 @@ export function verifyBox(ctx) {
       button.disabled = false;
     }
   });
-  return h("section", { class: "verify", "aria-labelledby": "verify-title" },
-    h("h3", { id: "verify-title" }, t("Fair deal")),
+  return h("section", { class: "verify", "aria-labelledby": titleId },
+    h(ctx.heading || "h3", { id: titleId }, t("Fair deal")),
     h("p", { class: "note" }, t("Each seat may add random bytes to the shuffle; check the deal yourself.")),
     h("p", {}, button, " ", link), out);
 }

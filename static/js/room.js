@@ -6,7 +6,7 @@ import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
-import { contribute, noteState, verifyBox } from "./fairpanel.js";
+import { contribute, describeFairEvent, noteState, sideBox, verifyBox } from "./fairpanel.js";
 import { replayBox } from "./replay.js";
 
 const TABLES = {
@@ -167,6 +167,7 @@ function receive(message) {
       renderRoom();
       // Random bytes for the next deal, as soon as its commitment is shown (never waited for).
       contribute(message, session.seat, send);
+      fairSide.update(message, session.seat, session.state);
       break;
     case "state":
       onState(message);
@@ -248,6 +249,7 @@ async function onState(message) {
   session.version = message.version ?? session.version;
   session.state = message;
   noteState(message);
+  fairSide.update(session.room, session.seat, message);
   if (message.game_no !== undefined && message.game_no !== session.gameNo) {
     if (session.gameNo) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
@@ -255,6 +257,7 @@ async function onState(message) {
     session.gameNo = message.game_no;
     fairBoxEl = null; // a new game: its own record to verify and replay
     replayEl = null;
+    fairSide.reset();
   }
   if (!message.view) {
     for (const event of message.events || []) addLog(event);
@@ -420,6 +423,8 @@ function resultLine(event) {
 
 function describeEvent(event) {
   if (event.type === "game_result") return resultLine(event);
+  const fair = describeFairEvent(event);
+  if (fair) return fair;
   const module = session.tableModule;
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return text;
@@ -483,6 +488,10 @@ function renderResult(outcome) {
   document.body.classList.add("game-over");
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
 }
+
+// The side box: the next deal's commitment, this seat's contribution, Verify during a game.
+const fairSide = sideBox({ roomId, token: () => session.token, errorText });
+document.querySelector(".side .people").after(fairSide.element);
 
 // The "Verify" box of the finished game: made once, so its result stays while the box is redrawn.
 let fairBoxEl = null;

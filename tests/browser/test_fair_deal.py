@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, Player, shoot
-from tests.browser.helpers import acting, create_room, join, wait_same_version, watch
+from tests.browser.helpers import (
+    acting,
+    create_room,
+    join,
+    legal,
+    wait_same_version,
+    wait_version_above,
+    watch,
+)
 from tests.browser.test_palace import move, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -111,3 +119,54 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
     shoot(guest, artefacts, "fair-replay-guest")
     shoot(guest, artefacts, "fair-verify-guest")
     shoot(host, artefacts, "fair-verify-host")
+
+
+def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
+        people: Callable[..., Player], artefacts: Path) -> None:
+    host = people()
+    guest = people(viewport=PHONE, lang="fi")
+    spectator = people()
+    invite = create_room(host, "holdem", seats=2, name="Kati")
+    join(guest, invite, "Matti")
+    watch(spectator, invite)
+    for player in (host, guest):
+        player.page.wait_for_selector("#fair-box [data-role=commitment]")
+        player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
+    assert "…" in host.page.inner_text("#fair-box [data-role=commitment]")
+    mine = host.page.inner_text("#fair-box [data-role=contributed]")
+    assert mine == "Your random bytes for the next deal are in."
+    host.page.click("#host-controls button[data-op=start]")
+    for player in (host, guest, spectator):
+        player.page.wait_for_selector(".felt.holdem")
+    wait_same_version([host, guest, spectator])
+    # Before any hand is over only the button draw can be checked.
+    before = side_checks(spectator)
+    assert "true ✓" in " ".join(before) and not any(line.startswith("false") for line in before)
+    seated = [host, guest]
+    hand_over = "() => window.houserules.state.view && window.houserules.state.view.hands_played >= 1"
+    while not host.page.evaluate(hand_over):
+        (mover,) = acting(seated)
+        kinds = {a["type"] for a in legal(mover)}
+        action = next(k for k in ("no_straddle", "fold", "muck", "check") if k in kinds)
+        before_version = mover.page.evaluate("() => window.houserules.version")
+        mover.page.click(f"button[data-action={action}]")
+        wait_version_above(mover, before_version)
+        wait_same_version([host, guest, spectator])
+    for player in (host, guest, spectator):
+        checks = side_checks(player)
+        assert not any(line.startswith("false") for line in checks), checks
+        assert player.page.get_attribute("#fair-box [data-verdict]", "data-verdict") == "partial"
+    # The first hand's deck is checked in every page, each in its language.
+    english, finnish = side_checks(host), side_checks(guest)
+    assert any(line.startswith("true ✓ Hand 1 — Deck order from the shuffle") for line in english)
+    assert any(line.startswith("true ✓ Jako 1 — Pakan järjestys sekoituksesta") for line in finnish)
+    shoot(guest, artefacts, "fair-holdem-side")
+
+
+def side_checks(player: Player) -> list[str]:
+    page = player.page
+    page.click("#fair-box button[data-role=verify]")
+    page.wait_for_function("() => document.querySelector('#fair-box [data-role=verify]').disabled === false"
+                           " && document.querySelector('#fair-box [data-verdict]') !== null")
+    lines = "els => els.map(e => e.dataset.ok + ' ' + e.innerText)"
+    return list(page.eval_on_selector_all("#fair-box .checks li", lines))

@@ -333,11 +333,13 @@ class Room:
             deal = entries[0] if entries and entries[0].kind == "deal" else None
             if deal is None or "fair" not in deal.action:
                 raise RoomError("no_record", "This game was dealt before deals could be verified.", 404)
-            events = [_event_json(e, row) for e in entries for row in e.events
-                      if _visible(row, seat, e.version, since)]
-            body = build_record(self.game, self.sheet, deal, self.state, seat, events)
-            body.update({"room": self.id, "truncated": len(entries) >= RECORD_MAX_ENTRIES})
-            return f"{self.game.name}-{self.id}-{deal.game_no}.json", body
+            state = self.state  # states are immutable: safe to read after the lock
+        events = [_event_json(e, row) for e in entries for row in e.events
+                  if _visible(row, seat, e.version, since)]
+        # The engine's work (a new deal, every opened shuffle) off the event loop and the lock: it is pure.
+        body = await asyncio.to_thread(build_record, self.game, self.sheet, deal, state, seat, events)
+        body.update({"room": self.id, "truncated": len(entries) >= RECORD_MAX_ENTRIES})
+        return f"{self.game.name}-{self.id}-{deal.game_no}.json", body
 
     async def replay(self, token: str | None) -> dict[str, Any]:
         """The finished current game move by move as a token's seat saw it (``None``: a spectator):
@@ -351,6 +353,13 @@ class Room:
                 raise RoomError("no_replay", "A game can be replayed once it has ended.", 404)
             entries = await queries.log_range(self.manager.engine, self.id, self.deal_version,
                                               limit=REPLAY_MAX_FRAMES)
+        frames = await asyncio.to_thread(self._replay_frames, entries, seat, since)
+        return {"game": self.game.name, "game_no": self.game_no, "seat": seat, "frames": frames,
+                "truncated": len(entries) >= REPLAY_MAX_FRAMES}
+
+    def _replay_frames(self, entries: Sequence[LogEntry], seat: int | None,
+                       since: int) -> list[dict[str, Any]]:
+        """One frame per entry: the game replayed from the deal, as ``seat`` sees it (pure work)."""
         frames: list[dict[str, Any]] = []
         state: Any = None
         for entry in entries:
@@ -364,8 +373,7 @@ class Room:
                            "events": [_event_json(entry, row) for row in entry.events
                                       if _visible(row, seat, entry.version, since)],
                            "outcome": None if outcome is None else outcome.to_json()})
-        return {"game": self.game.name, "game_no": self.game_no, "seat": seat, "frames": frames,
-                "truncated": len(entries) >= REPLAY_MAX_FRAMES}
+        return frames
 
     def _took_over(self, member: Member) -> bool:
         """Whether ``member`` sits in a seat someone else held during the current game (they were

@@ -92,7 +92,8 @@ def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     for hands in (10, 300):
         figures = [events_per_move(hands) for _ in range(runs)]
-        print(f"Fairness.events per Hold'em move after {hands:>3} hands: {statistics.median(figures):7.1f} µs")
+        median = statistics.median(figures)
+        print(f"Fairness.events per Hold'em move after {hands:>3} hands: {median:7.1f} µs")
     kinds = [("palace", "palace", {}, 4), ("thousand", "tuhat", {"target_score": 300}, 3),
              ("holdem", "cash-nl-1-2", {**CASH, "max_hands": 200}, 6)]
     for name, preset, options, players in kinds:

@@ -98,6 +98,28 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+async def check_replays(server: ServerProcess, room: str, clients: list[Client], tokens: list[str | None]
+                        ) -> list[dict[str, Any]]:
+    """Each client's replay is, frame by frame, what its socket was shown live (views and events)."""
+    replays = []
+    for client, token in zip(clients, tokens, strict=True):
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            answer = await http.get(f"/api/rooms/{room}/replay", headers=headers)
+        assert answer.status_code == 200, answer.text
+        frames = {f["version"]: f for f in answer.json()["frames"]}
+        assert answer.json()["seat"] == client.seat and not answer.json()["truncated"]
+        live = [r.message for r in client.received if r.message["type"] == "state" and r.message["view"]]
+        assert live and {m["version"] for m in live} <= set(frames)
+        for message in live:
+            assert frames[message["version"]]["view"] == message["view"]
+        shown = {json.dumps(e, sort_keys=True) for m in live for e in m["events"]}
+        replayed = {json.dumps(e, sort_keys=True) for f in frames.values() for e in f["events"]}
+        assert shown == replayed
+        replays.append(answer.json())
+    return replays
+
+
 async def test_withheld_contribution_does_not_block_and_the_palace_deal_verifies(
         backend: Backend, server: ServerProcess, tmp_path: Path) -> None:
     rng = random.Random(f"fair-palace-{backend.name}")
@@ -164,21 +186,7 @@ async def test_withheld_contribution_does_not_block_and_the_palace_deal_verifies
             assert not verify.passed(verify.verify(bad)), "one card seen"
             done = run_verify(tmp_path, bad)
             assert done.returncode == 1 and "✗ dealt" in done.stdout, done
-    # The replay is, frame by frame, what each socket was shown live (views and events).
-    for client, token in zip(everyone, [*tokens, None], strict=True):
-        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
-            headers = {"Authorization": f"Bearer {token}"} if token else {}
-            answer = await http.get(f"/api/rooms/{room}/replay", headers=headers)
-        assert answer.status_code == 200, answer.text
-        frames = {f["version"]: f for f in answer.json()["frames"]}
-        assert answer.json()["seat"] == client.seat and not answer.json()["truncated"]
-        live = [r.message for r in client.received if r.message["type"] == "state" and r.message["view"]]
-        assert live and {m["version"] for m in live} <= set(frames)
-        for message in live:
-            assert frames[message["version"]]["view"] == message["view"]
-        shown = {json.dumps(e, sort_keys=True) for m in live for e in m["events"]}
-        replayed = {json.dumps(e, sort_keys=True) for f in frames.values() for e in f["events"]}
-        assert shown == replayed
+    await check_replays(server, room, everyone, [*tokens, None])
     refused_token = await download(server.http, room, "x" * 43)
     assert refused_token.status_code == 403 and refused_token.json()["code"] == "bad_token"
     for client in everyone:
@@ -223,5 +231,9 @@ async def test_thousand_and_holdem_records_verify(backend: Backend, server: Serv
         for what, bad in tampered(record):
             assert not verify.passed(verify.verify(bad)), what
     assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+    replays = await check_replays(server, room, everyone, [*tokens, None])
+    # The replay's deals (Thousand) and hands (Hold'em), for "jump to".
+    starts = "deal_started" if game == "thousand" else "hand_started"
+    assert sum(1 for f in replays[0]["frames"] for e in f["events"] if e["type"] == starts) >= 2
     for client in everyone:
         await client.close()

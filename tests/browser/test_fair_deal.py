@@ -5,6 +5,8 @@ the replay steps through the game from a player's seat with the live table's ren
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ from tests.browser.helpers import (
 from tests.browser.test_palace import move, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+ROOT = Path(__file__).resolve().parents[2]
 
 VERDICT = {"en": ("✓ The deal verifies.", "Seats that added random bytes: 2 of 2."),
            "et": ("✓ Jagamine peab kontrollile vastu.", "Kohti, mis lisasid oma juhuslikud baidid: 2/2.")}
@@ -54,7 +58,8 @@ def replay_hand(player: Player) -> list[str]:
     return sorted(cards)
 
 
-def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefacts: Path) -> None:
+def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefacts: Path,
+                                          tmp_path: Path) -> None:
     host = people(viewport=DESKTOP)
     guest = people(viewport=PHONE, lang="et")
     spectator = people()
@@ -90,6 +95,15 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
     # The page's record is the one committed to before the deal.
     record = record_of(host)
     assert record["commitment"] == commitment and all(record["contributions"])
+    # The record downloaded from the page verifies with `python -m app.verify`.
+    with host.page.expect_download() as download:
+        host.page.click("#result a[data-role=record]")
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name.startswith("palace-") and saved.suffix == ".json"
+    done = subprocess.run([sys.executable, "-m", "app.verify", str(saved)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "verified" in done.stdout and "✗" not in done.stdout, done
     spectator_checks = verify_in_page(spectator)
     # A spectator has no hand to check, and its page saw the deal too.
     assert all(line.startswith("true ✓") for line in spectator_checks) and len(spectator_checks) == 6
@@ -133,6 +147,7 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
         player.page.wait_for_selector("#fair-box [data-role=commitment]")
         player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
     assert "…" in host.page.inner_text("#fair-box [data-role=commitment]")
+    shoot(guest, artefacts, "fair-lobby")
     mine = host.page.inner_text("#fair-box [data-role=contributed]")
     assert mine == "Your random bytes for the next deal are in."
     host.page.click("#host-controls button[data-op=start]")

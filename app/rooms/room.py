@@ -1009,18 +1009,18 @@ class Room:
         # The game's seed from the pending commitment and the contributions, in the deal's seat order.
         pending = self.fair.pending
         sealed = self.fair.seal([m.id for _, m in sorted(seated.items())])
-        state = self.game.new(self.sheet, players, seed=sealed.seed)
         version = self.version + 1
         game_no = self.game_no + 1
-        entry = LogEntry(version, game_no, "deal", None,
-                         {"seed": sealed.seed, "players": players, "fair": sealed.to_action()},
-                         [{"type": "deal", "data": {"game_no": game_no, "players": players,
-                                                    **self.fair.deal_event(sealed)},
-                           "audience": None}])
-        state, clock = self._clock_entries(state, version, game_no)
-        state, autos = self._auto_entries(state, version + len(clock), game_no)
-        entries = [entry, *clock, *autos]
         try:
+            state = self.game.new(self.sheet, players, seed=sealed.seed)
+            entry = LogEntry(version, game_no, "deal", None,
+                             {"seed": sealed.seed, "players": players, "fair": sealed.to_action()},
+                             [{"type": "deal", "data": {"game_no": game_no, "players": players,
+                                                        **self.fair.deal_event(sealed)},
+                               "audience": None}])
+            state, clock = self._clock_entries(state, version, game_no)
+            state, autos = self._auto_entries(state, version + len(clock), game_no)
+            entries = [entry, *clock, *autos]
             await self._commit(entries, state, snapshot=True, seats=renumber,
                                room_values={"game_no": game_no, "players": players, "deal_version": version})
         except Exception:

@@ -72,9 +72,9 @@ export function sideBox(ctx) {
   };
 }
 
-/** Remember the cards of the first view of a game this page got with its deal event (it was there). */
-export function noteState(message) {
-  if (!message.view || dealtSeen.has(message.game_no)) return;
+/** Remember the cards of the view this page was pushed live with a game's deal event (it was there). */
+export function noteState(message, live) {
+  if (!live || !message.view || dealtSeen.has(message.game_no)) return;
   if ((message.events || []).some((e) => e.type === "deal")) {
     dealtSeen.set(message.game_no, cardsIn(message.view).sort());
   }

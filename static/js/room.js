@@ -149,6 +149,7 @@ function receive(message) {
       break;
     case "welcome":
       setBanner(false);
+      session.catchingUp = true; // the next state is the catch-up after hello, not a live push
       session.seat = message.seat ?? null;
       session.host = Boolean(message.host);
       document.body.classList.toggle("is-host", session.host);
@@ -248,7 +249,9 @@ function ensureTable(game) {
 async function onState(message) {
   session.version = message.version ?? session.version;
   session.state = message;
-  noteState(message);
+  // Only a deal this page saw happen live tells what it was dealt (a catch-up shows the hand as it is now).
+  noteState(message, !session.catchingUp);
+  session.catchingUp = false;
   fairSide.update(session.room, session.seat, message);
   if (message.game_no !== undefined && message.game_no !== session.gameNo) {
     if (session.gameNo) {

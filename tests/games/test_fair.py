@@ -47,7 +47,7 @@ def test_every_contribution_and_its_seat_changes_the_seed() -> None:
     assert base not in others and len(others) == 6
 
 
-@pytest.mark.parametrize("bad", ["", "zz" * 32, "AA" * 32, "aa" * 31, "aa" * 33])
+@pytest.mark.parametrize("bad", ["", "zz" * 32, "AA" * 32, "aa" * 31, "aa" * 33, "aa " * 21 + "a"])
 def test_malformed_contributions_are_refused(bad: str) -> None:
     assert not fair.is_contribution(bad)
     if bad != "AA" * 32:

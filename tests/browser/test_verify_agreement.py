@@ -117,6 +117,14 @@ def test_browser_and_python_verifiers_agree(people: Any, server: str) -> None:
         for _ in range(per_kind):
             record = make_record(rng, name, preset, options, rng.choice(counts))
             records.append(tamper(rng, record) if rng.random() < 0.5 else record)
+    # Malformed fields read the same way by both: upper-case hex is hex, spaces and short keys are not.
+    revealed = next(r for r in records if "server_seed" in r and "deck" in r["shuffles"][0])
+    odd = [copy.deepcopy(revealed) for _ in range(3)]
+    odd[0]["server_seed"] = odd[0]["server_seed"].upper()
+    odd[1]["contributions"][0] = "aa " * 21 + "a"
+    odd[2]["shuffles"][0]["key"] = "ab" * 31
+    odd[2].pop("server_seed")
+    records.extend(odd)
     player: Player = people()
     player.page.goto("/")
     js = player.page.evaluate(RUN_JS, records)

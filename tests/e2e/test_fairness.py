@@ -243,3 +243,56 @@ async def test_thousand_and_holdem_records_verify(backend: Backend, server: Serv
         assert len(marks) == len(dealt)
     for client in everyone:
         await client.close()
+
+
+async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_its_seeds(
+        backend: Backend) -> None:
+    """Contributions wait in memory until the deal: after a SIGKILL the room shows a new commitment
+    and takes contributions for it; a SIGKILL during the game keeps the game's seeds (they are in
+    its deal entry), so the reveal and the record still verify."""
+    rng = random.Random(f"fair-kill-{backend.name}")
+    server = backend.server().start()
+    try:
+        room, tokens = await make_room(server.http, 3, preset="palace")
+        seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+        everyone = seated + watchers
+        first = last_room(seated[0])["fair"]["commitment"]
+        for client in seated[:2]:
+            assert (await contribute(client, first))["type"] == "contributed"
+        server.kill()
+        server = backend.server().start()
+        await reconnect(everyone, server)
+        second = last_room(seated[0])["fair"]
+        assert second["commitment"] != first and second["contributed"] == []
+        refused = await contribute(seated[0], first)
+        assert refused["type"] == "error" and refused["code"] == "stale_commitment"
+        late = secrets.token_hex(32)
+        assert (await contribute(seated[2], second["commitment"], late))["type"] == "contributed"
+        assert (await seated[0].host("start"))["type"] == "ack"
+        for client in everyone:
+            await client.wait_state(lambda s: s["view"] is not None)
+        (deal,) = events_of(seated[0], "deal")
+        assert deal["commitment"] == second["commitment"] and deal["contributions"] == [None, None, late]
+        await play_moves(seated, everyone, rng, limit=10)
+        server.kill()
+        server = backend.server().start()
+        await reconnect(everyone, server)
+        await play_moves(seated, everyone, rng)
+        (reveal,) = events_of(watchers[0], "reveal")
+        assert reveal["commitment"] == second["commitment"]
+        for token in [*tokens, None]:
+            record = (await download(server.http, room, token)).json()
+            assert record["server_seed"] == reveal["server_seed"]
+            assert all(check.ok for check in verify.verify(record))
+        assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+        for client in everyone:
+            await client.close()
+    finally:
+        server.stop()
+
+
+async def reconnect(clients: list[Client], server: ServerProcess) -> None:
+    for client in clients:
+        await client.close()
+        client.base = server.ws
+        await client.connect(last_version=client.version if client.version >= 0 else None)

@@ -34,7 +34,8 @@ RECORD_FORMAT = "houserules-game-record/1"
 class Check:
     name: str
     ok: bool | None  # None: not checkable yet (not revealed)
-    detail: str = ""
+    detail: str = ""  # the value the verifier computed, or why it could not
+    computed: bool = True  # whether ``detail`` is a computed value (else a reason)
 
 
 class NotARecord(ValueError):
@@ -62,7 +63,7 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
             seed = fair.shuffle_seed(server_seed, contributions)
             checks.append(Check("seed", "seed" not in record or seed == record["seed"], seed))
         except ValueError as error:
-            checks.append(Check("commitment", False, str(error)))
+            checks.append(Check("commitment", False, str(error), computed=False))
             seed = None
     for shuffle in record.get("shuffles") or []:
         label = str(shuffle.get("label"))
@@ -79,7 +80,7 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
             checks.append(Check(f"{label}: key commitment", matches))
             deck = fair.shuffle_with_key(key, shuffle.get("cards") or [])
         except ValueError as error:
-            checks.append(Check(f"{label}: key commitment", False, str(error)))
+            checks.append(Check(f"{label}: key commitment", False, str(error), computed=False))
             continue
         checks.append(Check(f"{label}: deck", "deck" not in shuffle or deck == shuffle["deck"],
                             " ".join(deck)))
@@ -96,7 +97,7 @@ def _dealt(record: Mapping[str, Any], seed: str | None) -> Check:
         state = game.new(sheet, int(record["players"]), seed=seed)
         return Check("dealt", _same(game.view(state, record.get("seat")), record.get("dealt_view")))
     except Exception as error:  # a record naming no known game or an impossible sheet
-        return Check("dealt", False, f"{type(error).__name__}: {error}")
+        return Check("dealt", False, f"{type(error).__name__}: {error}", computed=False)
 
 
 def passed(checks: Sequence[Check]) -> bool:
@@ -120,7 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'a spectator' if record.get('seat') is None else 'seat ' + str(record['seat'] + 1)}")
     for check in checks:
         mark = {True: "✓", False: "✗", None: "·"}[check.ok]
-        print(f"{mark} {check.name}" + (f"  {check.detail}" if check.detail and check.ok is not True else ""))
+        note = ""
+        if check.detail and check.ok is False and check.computed:
+            note = f"  (recomputed: {check.detail})"
+        elif check.detail and check.ok is not True:
+            note = f"  ({check.detail})"
+        print(f"{mark} {check.name}{note}")
     ok = passed(checks)
     print("verified" if ok else "NOT verified")
     return 0 if ok else 1

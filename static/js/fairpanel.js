@@ -64,7 +64,8 @@ export function sideBox(ctx) {
       mineLine.hidden = seat === null || seat === undefined;
       mineLine.textContent = (fair.contributed || []).includes(seat)
         ? t("Your random bytes for the next deal are in.") : t("Adding your random bytes to the next deal…");
-      verify.querySelector("[data-role=verify]").parentElement.hidden = !(state && state.view);
+      // During a game only: a finished game's result box has its own.
+      verify.querySelector("[data-role=verify]").parentElement.hidden = !(state && state.view) || Boolean(state.outcome);
     },
     reset() {
       replace(verify.querySelector(".verify-result"));

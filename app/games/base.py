@@ -41,6 +41,8 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.games.fair import Shuffle
+
 Action = dict[str, Any]
 """A move as a small JSON object with a ``type``, e.g. ``{"type": "play", "cards": ["Qs", "Qh"]}``."""
 
@@ -346,6 +348,15 @@ class Game(ABC, Generic[StateT, SheetT]):
         it never holds a card that ``seat`` (``None``: a spectator) may not see.
         """
         return None
+
+    def shuffles(self, state: StateT, since: int = 0) -> list[Shuffle]:
+        """The shuffles this game has made from its seed so far, in order, each with its label and
+        unshuffled cards, and whether all its cards may now be known (``fair``: the room publishes
+        each shuffle's key commitment when it appears and the key when it opens); from the
+        ``since``-th on (the room asks only for those it has not seen open, so a long table's
+        earlier hands cost nothing). A game dealt from fixed decks lists what a seeded one would
+        have shuffled. Default: none."""
+        return []
 
     def seat_count(self, state: StateT) -> int:
         """How many seats the state has (a table game may grow it by joins)."""

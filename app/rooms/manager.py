@@ -608,6 +608,16 @@ class RoomManager:
         room = await self.get(room_id)
         return room.history(token)
 
+    async def record(self, room_id: str, token: str | None) -> tuple[str, dict[str, Any]]:
+        """The current game's verifiable record as the token's seat (or a spectator) may see it."""
+        while True:
+            room = await self.get(room_id)
+            try:
+                return await room.record(token)
+            except RoomGone:
+                continue
+
+
     async def replay(self, room_id: str, game_no: int, seat: int | None, token: str | None, start: int,
                      count: int) -> dict[str, Any]:
         """Frames of a finished game as ``seat`` (``None``: a spectator) was shown it; a seat's only

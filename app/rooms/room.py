@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app import json_codec
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
-from app.games.cards import new_seed
 from app.rooms import bots as room_bots
 from app.rooms import metrics
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
+from app.rooms.fairness import Fairness, build_record
 from app.rooms.limits import Bucket
 from app.rooms.tokens import hash_token, new_token
 from app.store import queries
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REPLY_CACHE = 256
+# A game record holds at most this many log entries (a long table's record is cut short, and says so).
+RECORD_MAX_ENTRIES = 20000
 # The close code of a member's oldest socket when they open one too many.
 CLOSE_REPLACED = 4409
 NAME_MAX = 40
@@ -155,6 +157,8 @@ class Room:
         self.results: list[dict[str, Any]] | None = None
         # Another instance's change was announced and a sync is queued (bursts coalesce into one).
         self.sync_wanted = False
+        # The next deal's commitment and contributions, the current game's seeds (fairness.py).
+        self.fair = Fairness()
         self._load(record)
         self.bots = room_bots.BotDriver(self)
 
@@ -164,6 +168,7 @@ class Room:
         self._take_row(record.room)
         self.members: dict[int, Member] = {}
         self._take_members(record.members)
+        self.fair.forget_current()
         state = self.game.load(record.snapshot) if record.snapshot is not None else None
         for entry in record.tail:
             state = self._replay(state, entry)
@@ -288,7 +293,8 @@ class Room:
                 "capacity": self.capacity, "players": self.players, "version": self.version,
                 "game_no": self.game_no, "approval": self.approval, "sheet": self.sheet_json,
                 "seats": seats, "spectators": spectators, "pending": pending,
-                "results": list(self.results or [])}
+                "results": list(self.results or []),
+                "fair": self.fair.announce({seat: m.id for seat, m in taken.items()})}
 
     def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
         state = self.state
@@ -328,18 +334,47 @@ class Room:
         deal (a newcomer in a vacated seat) gets the spectator's record: its deals were played, at
         least in part, by the seat's previous holder.
         """
-        seat: int | None = None
-        if token is not None:
-            member = self.by_token.get(hash_token(token)) if is_token(token) else None
-            if member is None or member.status == "gone":
-                raise RoomError("bad_token", "That token holds no seat in this room.", 403)
-            if member.status == "seated" and not self._took_over(member):
-                seat = member.seat
+        seat = self._record_holder(token)[0]
         names = {seat_no: m.name for seat_no, m in self.seated().items()}
         record = self.game.history(self.state, seat, names) if self.state is not None else None
         if record is None:
             raise RoomError("no_history", "This room has no game record to download yet.", 404)
         return record
+
+    def _record_holder(self, token: str | None) -> tuple[int | None, int]:
+        """The seat whose record of the current game a token may download (``None``: a spectator's)
+        and the version from which it holds the seat; a kicked or refused token is refused."""
+        if token is None:
+            return None, 0
+        member = self.by_token.get(hash_token(token)) if is_token(token) else None
+        if member is None or member.status == "gone":
+            raise RoomError("bad_token", "That token holds no seat in this room.", 403)
+        if member.status == "seated" and not self._took_over(member):
+            return member.seat, member.since
+        return None, 0
+
+    async def record(self, token: str | None) -> tuple[str, dict[str, Any]]:
+        """The current game's verifiable record for a token's seat (``None``: as a spectator): the
+        sheet, the commitment, the contributions, the seat's dealt view, the events it may see, and,
+        once opened or revealed, the shuffle keys and decks and the server seed (fairness.py)."""
+        async with self.lock:
+            if self.closed:
+                raise RoomGone(self.id)
+            seat, since = self._record_holder(token)
+            if self.state is None:
+                raise RoomError("no_record", "This room has no game record to download yet.", 404)
+            entries = await queries.log_range(self.manager.engine, self.id, self.deal_version,
+                                              limit=RECORD_MAX_ENTRIES)
+            deal = entries[0] if entries and entries[0].kind == "deal" else None
+            if deal is None or "fair" not in deal.action:
+                raise RoomError("no_record", "This game was dealt before deals could be verified.", 404)
+            state = self.state  # states are immutable: safe to read after the lock
+        events = [_event_json(e, row) for e in entries for row in e.events
+                  if _visible(row, seat, e.version, since)]
+        # The engine's work (a new deal, every opened shuffle) off the event loop and the lock: it is pure.
+        body = await asyncio.to_thread(build_record, self.game, self.sheet, deal, state, seat, events)
+        body.update({"room": self.id, "truncated": len(entries) >= RECORD_MAX_ENTRIES})
+        return f"{self.game.name}-{self.id}-{deal.game_no}.json", body
 
     def _took_over(self, member: Member) -> bool:
         """Whether ``member`` sits in a seat someone else held during the current game (they were
@@ -578,6 +613,9 @@ class Room:
         """
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
+        # Shuffle commitments and keys, and the reveal at the game's end, ride in the last entry.
+        tracking = self.fair.tracking()
+        entries[-1].events.extend(await self._fair_events(entries, state))
         result = self._result(state, entries[-1].game_no) if finished and self.status != "finished" else None
         if result is not None:
             # Kept in the game's last log entry, where the room tally finds it after a restart.
@@ -591,8 +629,12 @@ class Room:
             # A deal or a game's end: the retention of finished rooms counts from here.
             values["active_at"] = round(time.time(), 3)
         snap = (entries[-1].version, entries[-1].game_no, self.game.dump(state)) if take_snapshot else None
-        await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats,
-                                                 self.epoch))
+        try:
+            await self.manager.commit(queries.Commit(self.id, self.version, entries, values, snap, seats,
+                                                     self.epoch))
+        except BaseException:
+            self.fair.set_tracking(tracking)  # not published after all
+            raise
         self.state = state
         self.version = entries[-1].version
         changed = self.status != status
@@ -616,6 +658,15 @@ class Room:
             if self.results is not None:
                 self.results.append(result)
             self._room_changed = True  # the tally rides in the room message, sent after the state
+
+    async def _fair_events(self, entries: Sequence[LogEntry], state: Any) -> list[dict[str, Any]]:
+        fresh = any(e.kind == "deal" for e in entries)
+        if not fresh and not self.fair.loaded:
+            # After a load: the current game's seeds are in its deal entry.
+            found = await queries.log_range(self.manager.engine, self.id, self.deal_version, limit=1)
+            deal = found[0] if found and found[0].kind == "deal" else None
+            self.fair.restore(deal.action if deal is not None else None)
+        return self.fair.events(self.game, None if fresh else self.state, state, entries[-1].game_no)
 
     def _result(self, state: Any, game_no: int) -> dict[str, Any] | None:
         """A finished game's result by name: the first place's seats win; a lone last place, after
@@ -906,6 +957,23 @@ class Room:
             for other in list(self.subscribers):
                 other.send(text_out)
 
+    async def contribute(self, sub: Subscriber, msg_id: str, commitment: str, value: str) -> None:
+        """A seated member's random contribution to the next deal (fairness.py): taken at once,
+        answered with ``contributed``, and the room message tells everyone who has given one."""
+        async with self.lock:
+            member = self.member_of(sub)
+            if member is None or member.status != "seated":
+                return self._refuse(sub, msg_id, "not_seated", "Only seated players contribute to the deal.")
+            if self._over_rate(sub, msg_id):
+                return
+            try:
+                taken = self.fair.contribute(member.id, commitment, value)
+            except RoomError as refused:
+                return self._refuse(sub, msg_id, refused.code, refused.message)
+            sub.send(_dumps({"type": "contributed", "id": msg_id, "commitment": commitment}))
+            if taken:
+                self.publish_room()
+
     # -- joining (HTTP) ----------------------------------------------------------------------
 
     async def join(self, name: str, seat: int | None) -> dict[str, Any]:
@@ -998,18 +1066,28 @@ class Room:
         self.sheet.check_players(players)
         # Seats are renumbered 0..n-1 in table order, so a deal never has holes.
         renumber = {m.id: index for index, (_, m) in enumerate(sorted(seated.items()))}
-        seed = new_seed()
-        state = self.game.new(self.sheet, players, seed=seed)
+        # The game's seed from the pending commitment and the contributions, in the deal's seat order.
+        pending = self.fair.pending
+        sealed = self.fair.seal([m.id for _, m in sorted(seated.items())])
         version = self.version + 1
         game_no = self.game_no + 1
-        entry = LogEntry(version, game_no, "deal", None, {"seed": seed, "players": players},
-                         [{"type": "deal", "data": {"game_no": game_no, "players": players},
-                           "audience": None}])
-        state, clock = self._clock_entries(state, version, game_no)
-        state, autos = self._auto_entries(state, version + len(clock), game_no)
-        entries = [entry, *clock, *autos]
-        await self._commit(entries, state, snapshot=True, seats=renumber,
-                           room_values={"game_no": game_no, "players": players, "deal_version": version})
+        try:
+            state = self.game.new(self.sheet, players, seed=sealed.seed)
+            entry = LogEntry(version, game_no, "deal", None,
+                             {"seed": sealed.seed, "players": players, "fair": sealed.to_action()},
+                             [{"type": "deal", "data": {"game_no": game_no, "players": players,
+                                                        **self.fair.deal_event(sealed)},
+                               "audience": None}])
+            state, clock = self._clock_entries(state, version, game_no)
+            state, autos = self._auto_entries(state, version + len(clock), game_no)
+            entries = [entry, *clock, *autos]
+            await self._commit(entries, state, snapshot=True, seats=renumber,
+                               room_values={"game_no": game_no, "players": players, "deal_version": version})
+        except Exception:
+            # Not dealt: the contributions still count for the next try.
+            self.fair.pending = pending
+            self.fair.forget_current()
+            raise
         moved = {m for m, seat in renumber.items() if self.members[m].seat != seat}
         for member_id, seat in renumber.items():
             # Seat numbers change meaning at a deal: every seat is held anew from it.

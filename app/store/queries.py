@@ -245,6 +245,15 @@ async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int
     return [_entry(row) for row in reversed(rows)]
 
 
+async def log_range(engine: AsyncEngine, room_id: str, first: int, *, limit: int = 300) -> list[LogEntry]:
+    """The first ``limit`` log entries from version ``first`` on (oldest first)."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log).where(log.c.room_id == room_id, log.c.version >= first)
+            .order_by(log.c.version).limit(limit))).all()
+    return [_entry(row) for row in rows]
+
+
 async def find_msg(engine: AsyncEngine, room_id: str, member_id: int, msg_id: str) -> int | None:
     """The version a client's message was applied at, if it was."""
     async with engine.connect() as conn:

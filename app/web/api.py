@@ -135,6 +135,17 @@ async def room_history(room_id: str, request: Request) -> PlainTextResponse:
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+@router.get(
+    "/rooms/{room_id}/record",
+    responses={200: {"content": {"application/json": {}}, "description": "the game record as a file"}},
+)
+async def room_record(room_id: str, request: Request) -> JSONResponse:
+    """The current game's verifiable record (docs/fairness.md), filtered like a view: with
+    ``Authorization: Bearer <seat token>`` as that seat saw it, without it as a spectator."""
+    name, body = await manager(request).record(room_id, bearer(request))
+    return JSONResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 @router.get("/rooms/{room_id}/games/{game_no}/replay")
 async def game_replay(
     room_id: str, game_no: Annotated[int, Path(ge=1, le=INT_MAX)], request: Request,

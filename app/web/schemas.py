@@ -70,10 +70,19 @@ class LeaveMsg(_Msg):
     id: MsgId
 
 
-AnyMessage = ActionMsg | ChatMsg | HostMsg | PingMsg | LeaveMsg | Hello
+class EntropyMsg(_Msg):
+    """A seated player's random contribution to the next deal (docs/fairness.md)."""
+
+    type: Literal["entropy"]
+    id: MsgId
+    commitment: Annotated[str, Field(min_length=64, max_length=64, pattern="^[0-9a-f]{64}$")]
+    bytes: Annotated[str, Field(min_length=64, max_length=64, pattern="^[0-9a-f]{64}$")]
+
+
+AnyMessage = ActionMsg | ChatMsg | HostMsg | PingMsg | LeaveMsg | EntropyMsg | Hello
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("hello", "action", "chat", "host", "ping", "leave")
+MESSAGE_TYPES = ("hello", "action", "chat", "host", "ping", "leave", "entropy")
 
 
 # -- HTTP bodies ---------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from app.web.schemas import (
     MESSAGE_TYPES,
     ActionMsg,
     ChatMsg,
+    EntropyMsg,
     Hello,
     HostMsg,
     LeaveMsg,
@@ -240,6 +241,8 @@ async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings
             await room.host(conn, message.id, message.op, args)
         elif isinstance(message, LeaveMsg):
             await room.leave(conn, message.id)
+        elif isinstance(message, EntropyMsg):
+            await room.contribute(conn, message.id, message.commitment, message.bytes)
         elif isinstance(message, PingMsg):
             conn.send(json_codec.dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Hello):

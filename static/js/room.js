@@ -8,6 +8,7 @@ import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 import { TABLES } from "./tables/index.js";
 import { describeEvent as describeLine } from "./eventlog.js";
+import { contribute, describeFairEvent, noteState, sideBox, verifyBox } from "./fairpanel.js";
 
 
 const roomId = $("#room").dataset.room;
@@ -162,6 +163,7 @@ function receive(message) {
     }
     case "welcome":
       setBanner(false);
+      session.catchingUp = true; // the next state is the catch-up after hello, not a live push
       session.seat = message.seat ?? null;
       session.host = Boolean(message.host);
       document.body.classList.toggle("is-host", session.host);
@@ -178,6 +180,9 @@ function receive(message) {
       session.room = message;
       document.body.classList.remove("offline");
       renderRoom();
+      // Random bytes for the next deal, as soon as its commitment is shown (never waited for).
+      contribute(message, session.seat, send);
+      fairSide.update(message, session.seat, session.state);
       break;
     case "state":
       onState(message);
@@ -186,6 +191,7 @@ function receive(message) {
       addChat(message);
       break;
     case "ack":
+    case "contributed":
     case "pong": {
       const waiter = session.pending.get(message.id);
       if (waiter) {
@@ -259,11 +265,18 @@ function ensureTable(game) {
 async function onState(message) {
   session.version = message.version ?? session.version;
   session.state = message;
+  // Only a deal this page saw happen live tells what it was dealt (a catch-up shows the hand as it is now).
+  noteState(message, !session.catchingUp);
+  session.catchingUp = false;
+  fairSide.update(session.room, session.seat, message);
   if (message.game_no !== undefined && message.game_no !== session.gameNo) {
     if (session.gameNo) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
     session.gameNo = message.game_no;
+    fairBoxEl = null; // a new game: its own record to verify and replay
+    replayEl = null;
+    fairSide.reset();
   }
   if (!message.view) {
     for (const event of message.events || []) addLog(event);
@@ -418,7 +431,8 @@ function renderTimer(message) {
 }
 
 function describeEvent(event) {
-  return describeLine(event, session.tableModule, seatName);
+  // The fairness events (commitments, reveals) are the room's, worded here; the rest as any log line.
+  return describeFairEvent(event) || describeLine(event, session.tableModule, seatName);
 }
 
 function addLog(event) {
@@ -466,13 +480,25 @@ function renderResult(outcome) {
     h("h2", { class: "headline", id: "headline" }, headline),
     ...((custom && custom.lines) || []).map((line) => h("p", { class: "outcome-line" }, line)),
     placings,
-    replayLink(),
     tallyTable(),
+    replayLink(),
+    fairBox(),
     session.host && session.room && session.room.status === "finished"
       ? hostButton(t("Play again"), "rematch") : null);
   box.hidden = false;
   document.body.classList.add("game-over");
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
+}
+
+// The side box: the next deal's commitment, this seat's contribution, Verify during a game.
+const fairSide = sideBox({ roomId, token: () => session.token, errorText });
+document.querySelector(".side .people").after(fairSide.element);
+
+// The "Verify" box of the finished game: made once, so its result stays while the box is redrawn.
+let fairBoxEl = null;
+function fairBox() {
+  if (!fairBoxEl) fairBoxEl = verifyBox({ roomId, token: () => session.token, errorText });
+  return fairBoxEl;
 }
 
 // The finished game's replay, seen from this player's own seat (as a spectator saw it otherwise).

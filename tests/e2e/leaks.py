@@ -11,10 +11,12 @@ latest two.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from app import games
+from app.games import fair
 from app.store import queries
 from app.store.db import make_engine
 from tests.e2e.client import Client
@@ -94,5 +96,54 @@ def check_no_leaks(clients: list[Client], states: dict[int, Any],
             allowed = seen.allowed(min(covered), max(covered), client.seat)
             leaked = cards_in(message) - allowed
             assert not leaked, f"seat {client.seat} received {sorted(leaked)} in {message['type']}: {message}"
+            checked += 1
+    return checked
+
+
+async def fair_secrets(database_url: str, room: str) -> dict[str, int | None]:
+    """Every secret of the room's fair deals (docs/fairness.md) and the version from which it is
+    public: server seeds and nonces from their reveal, shuffle keys from their ``shuffle_key``
+    event, and the games' shuffle seeds never (``None``)."""
+    engine = make_engine(database_url)
+    try:
+        entries = await queries.log_since(engine, room, 0, limit=1_000_000)
+    finally:
+        await engine.dispose()
+    secrets: dict[str, int | None] = {}
+    seed = ""
+    for entry in entries:
+        if entry.kind == "deal":
+            material = entry.action["fair"]
+            seed = entry.action["seed"]
+            secrets[seed] = None
+            secrets[material["server_seed"]] = None
+            secrets[material["nonce"]] = None
+        for row in entry.events:
+            data = row.get("data", {})
+            if row["type"] == "shuffle_commitment":
+                secrets.setdefault(fair.shuffle_key(seed, data["label"]), None)
+            elif row["type"] == "shuffle_key":
+                secrets[data["key"]] = entry.version
+            elif row["type"] == "reveal":
+                secrets[data["server_seed"]] = secrets[data["nonce"]] = entry.version
+    assert secrets, "no fair deal in this room"
+    return secrets
+
+
+def check_no_early_secrets(clients: list[Client], secrets: dict[str, int | None]) -> int:
+    """Asserts that no message holds a seed or key before the version that publishes it (a game's
+    shuffle seed never); returns how many messages were checked."""
+    checked = 0
+    for client in clients:
+        for item in client.received:
+            message = item.message
+            newest = item.known
+            if message["type"] == "state":
+                newest = max([message["version"], *(e["version"] for e in message.get("events", []))])
+            text = json.dumps(message)
+            for secret, public_from in secrets.items():
+                if secret in text:
+                    assert public_from is not None and newest >= public_from, \
+                        f"seat {client.seat} received a secret before it was published: {message}"
             checked += 1
     return checked

@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.client import make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
-from tests.e2e.leaks import check_no_leaks, states_by_version
+from tests.e2e.leaks import check_no_early_secrets, check_no_leaks, fair_secrets, states_by_version
 from tests.games.palace.helpers import visible_cards
 from tests.support import ServerProcess
 
@@ -45,6 +45,8 @@ async def test_whole_game_to_the_end(backend: Backend, server: ServerProcess, pr
     assert max(states) == host.version
     checked = check_no_leaks(everyone, states, visible_cards)
     assert checked > moves
+    # Both games' seeds and keys: the first's revealed at its end, the rematch's not yet.
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) == checked
     for client in everyone:
         await client.close()
 

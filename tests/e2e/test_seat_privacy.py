@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app import verify
 from tests.e2e.client import TIMEOUT, Client, choose, make_room, seat_clients
 from tests.e2e.conftest import Backend
 from tests.games.holdem.helpers import concrete
@@ -96,6 +97,8 @@ async def test_a_newcomer_in_a_vacated_seat_gets_nothing_of_its_holders(
         # The kicked token is dead: no socket, no history download.
         dead = await http.get(f"/api/rooms/{room}/history", headers={"Authorization": f"Bearer {tokens[1]}"})
         assert (dead.status_code, dead.json()["code"]) == (403, "bad_token")
+        dead = await http.get(f"/api/rooms/{room}/record", headers={"Authorization": f"Bearer {tokens[1]}"})
+        assert (dead.status_code, dead.json()["code"]) == (403, "bad_token")
         joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Uus"})
         assert joined.status_code == 201 and joined.json()["seat"] == 1, joined.text
     newcomer_token = joined.json()["token"]
@@ -115,6 +118,13 @@ async def test_a_newcomer_in_a_vacated_seat_gets_nothing_of_its_holders(
         await newcomer.close()
         await spectator.close()
 
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        # The game record (docs/fairness.md) follows the same rule: the newcomer's is the spectator's.
+        newcomers = {"Authorization": f"Bearer {newcomer_token}"}
+        mine = await http.get(f"/api/rooms/{room}/record", headers=newcomers)
+        public = await http.get(f"/api/rooms/{room}/record")
+    assert mine.status_code == public.status_code == 200
+    assert mine.json()["seat"] is None and mine.json() == public.json()
     if game == "holdem":
         async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
             mine = await http.get(f"/api/rooms/{room}/history",
@@ -213,6 +223,11 @@ async def test_a_newcomer_at_a_fresh_table_seat_downloads_their_own_hands(
     async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
         mine = await http.get(f"/api/rooms/{room}/history",
                               headers={"Authorization": f"Bearer {late.json()['token']}"})
+        record = await http.get(f"/api/rooms/{room}/record",
+                                headers={"Authorization": f"Bearer {late.json()['token']}"})
     assert mine.status_code == 200 and mine.text == expected[1]
+    # The game record is the seat's too, and verifies (the table is over: everything is revealed).
+    assert record.status_code == 200 and record.json()["seat"] == 2, record.text
+    assert all(check.ok for check in verify.verify(record.json()))
     for client in players:
         await client.close()

@@ -20,7 +20,7 @@ from app.store.db import make_engine
 from app.store.queries import LogEntry
 from tests.e2e.client import TIMEOUT, Chooser, Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
-from tests.e2e.leaks import check_no_leaks, states_by_version
+from tests.e2e.leaks import check_no_early_secrets, check_no_leaks, fair_secrets, states_by_version
 from tests.games.holdem.helpers import concrete
 from tests.games.holdem.helpers import visible_cards as holdem_visible
 from tests.games.properties import cards_in
@@ -93,6 +93,7 @@ async def test_whole_thousand_game(backend: Backend, server: ServerProcess) -> N
         assert client.state["legal"] == [] and client.state["table"] == []
     states = await states_by_version(backend.database_url(), room)
     assert check_no_leaks(everyone, states, thousand_visible) > moves
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > moves
     for client in everyone:
         await client.close()
 
@@ -154,6 +155,7 @@ async def test_cash_table_to_its_end_with_a_mid_game_join(backend: Backend, serv
     assert any(e.seat == 3 and e.action["type"] != "join" for e in await _log(backend, room))
     states = await states_by_version(backend.database_url(), room)
     assert check_no_leaks(everyone, states, holdem_visible) > moves
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > moves
     for client in everyone:
         await client.close()
 
@@ -199,6 +201,7 @@ async def test_tournament_to_its_end_with_the_clock_and_a_player_sitting_out(
     assert sum(final["outcome"]["scores"].values()) == 3 * 300
     states = await states_by_version(backend.database_url(), room)
     assert check_no_leaks(everyone, states, holdem_visible) > moves
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > moves
     for client in everyone:
         await client.close()
 
@@ -243,6 +246,7 @@ async def test_sigkill_in_the_middle_of_a_holdem_hand(backend: Backend, snapshot
         assert seated[0].state is not None and seated[0].state["outcome"] is not None
         states = await states_by_version(backend.database_url(), room)
         assert check_no_leaks(everyone, states, holdem_visible) > moves
+        assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > moves
         for client in everyone:
             await client.close()
     finally:

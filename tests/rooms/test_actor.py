@@ -186,7 +186,7 @@ async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None
                 await asyncio.sleep(0.02)
             assert room_b.version == 1
             assert dealt()[0]["view"]["you"] == 1
-            assert [e["type"] for e in dealt()[0]["events"]] == ["deal"]
+            assert [e["type"] for e in dealt()[0]["events"]] == ["deal", "shuffle_commitment"]
         finally:
             for manager in (first, second):
                 await manager.stop()

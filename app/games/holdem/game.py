@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 
 from app.games.base import Event, Game, IllegalAction, Outcome, require_type
 from app.games.cards import new_seed
+from app.games.fair import Shuffle
 from app.games.holdem import engine, phh
-from app.games.holdem.common import check_keys
+from app.games.holdem.common import FULL_DECK, check_keys
 from app.games.holdem.engine import (
     BETTING_ACTIONS,
     HAND_ACTIONS,
@@ -323,6 +324,18 @@ class Holdem(Game[State, HoldemSheet]):
 
     def seat_count(self, state: State) -> int:
         return state.seats
+
+    def shuffles(self, state: State, since: int = 0) -> list[Shuffle]:
+        """The button draw (its drawn cards are public at once, the rest is never used) and one
+        shuffle per hand dealt, ``hand-{n}``; a hand's shuffle opens when the hand is over."""
+        deck = tuple(FULL_DECK)
+        drawn = 1 if state.draw else 0
+        out = [Shuffle("button-draw", deck, True)] if drawn and since == 0 else []
+        dealt = state.hand.number if state.hand is not None else state.hands
+        first = max(len(state.decks) + 1, since - drawn + len(state.decks) + 1)
+        out.extend(Shuffle(f"hand-{n}", deck, n <= state.hands or state.over)
+                   for n in range(first, dealt + 1))
+        return out
 
     def replay(
         self,

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from app.games import register
 from app.games.base import Action, Event, Game, Outcome
+from app.games.fair import Shuffle
 from app.games.palace import engine
 from app.games.palace.rules import PRESETS, RuleSheet, check_sheet
 from app.games.palace.rules import RuleSheet as Sheet
@@ -69,6 +70,13 @@ class Palace(Game[Table, RuleSheet]):
 
     def seat_count(self, state: Table) -> int:
         return len(state.players)
+
+    def shuffles(self, state: Table, since: int = 0) -> list[Shuffle]:
+        # One shuffle per game; every card may be known once the game is over.
+        if since > 0:
+            return []
+        cards = tuple(engine.full_deck(state.sheet, len(state.players)))
+        return [Shuffle("deal", cards, state.phase == "over")]
 
 
 game = Palace()

@@ -139,12 +139,17 @@ def new(
     )
 
 
+def full_deck(sheet: RuleSheet, players: int) -> list[str]:
+    """The sheet's unshuffled cards for ``players`` (P2): the one shuffle, labelled ``deal``, is of these."""
+    low = "2" if sheet.deck == "52" else "6"
+    return cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
+
+
 def _deck_order(sheet: RuleSheet, players: int, seed: str | None, deck: Sequence[str] | None) -> list[str]:
     """The cards in dealing order, top first: the seeded shuffle of the sheet's deck, or ``deck``."""
     needed = sheet.cards_needed(players)
     if deck is None:
-        low = "2" if sheet.deck == "52" else "6"
-        full = cardlib.deck(low_rank=low, jokers=sheet.jokers, decks=sheet.deck_count(players))
+        full = full_deck(sheet, players)
         if len(full) < needed:
             raise InvalidSheet(
                 "decks",

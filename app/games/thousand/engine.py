@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, freeze
 from app.games.cards import SeededRandom, new_seed
+from app.games.fair import Shuffle
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
 from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
@@ -219,6 +220,12 @@ class Thousand(Game[State, Sheet]):
 
     def seat_count(self, state: State) -> int:
         return state.players
+
+    def shuffles(self, state: State, since: int = 0) -> list[Shuffle]:
+        # Deal n (redeals counted) is shuffled as ``deal-{n}`` from 0; a deal's discards and passed
+        # cards stay hidden after it, so every shuffle opens only when the game is over.
+        over = state.phase == "over"
+        return [Shuffle(f"deal-{n}", tuple(DECK), over) for n in range(since, state.shuffles)]
 
     def check_sheet(self, sheet: Sheet) -> None:
         if sheet.opening_bid > sheet.bid_limit_without_marriage:

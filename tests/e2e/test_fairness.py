@@ -1,0 +1,308 @@
+"""Provably fair deals over real sockets (docs/fairness.md), SQLite and PostgreSQL.
+
+A commitment is published before the deal; seats contribute (or withhold) without blocking the
+deal; the reveal matches the commitment; each seat's downloaded record verifies with
+``python -m app.verify`` and fails when a contribution, the seed or one card is changed; a record
+taken before the reveal holds no seed and no unopened key.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import random
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app import verify
+from tests.e2e.client import TIMEOUT, Client, make_room, play_moves, seat_clients
+from tests.e2e.conftest import Backend
+from tests.e2e.leaks import check_no_early_secrets, fair_secrets
+from tests.e2e.test_tables import CASH, choose_holdem, choose_thousand
+from tests.support import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def last_room(client: Client) -> dict[str, Any]:
+    return next(r.message for r in reversed(client.received) if r.message["type"] == "room")
+
+
+def events_of(client: Client, kind: str) -> list[dict[str, Any]]:
+    """Every event of ``kind`` this socket received, once each (a version may be sent again)."""
+    seen: dict[tuple[int, str], dict[str, Any]] = {}
+    for item in client.received:
+        if item.message["type"] == "state":
+            for event in item.message["events"]:
+                if event["type"] == kind:
+                    seen[(event["version"], json.dumps(event, sort_keys=True))] = event
+    return list(seen.values())
+
+
+async def contribute(client: Client, commitment: str, value: str | None = None) -> dict[str, Any]:
+    msg_id = f"e-{secrets.token_hex(4)}"
+    await client.send({"type": "entropy", "id": msg_id, "commitment": commitment,
+                       "bytes": value or secrets.token_hex(32)})
+    while True:
+        message = await client.next()
+        if message.get("id") == msg_id and message["type"] in ("contributed", "error"):
+            return message
+
+
+async def download(http: str, room: str, token: str | None) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(base_url=http, timeout=TIMEOUT) as client:
+        return await client.get(f"/api/rooms/{room}/record", headers=headers)
+
+
+def run_verify(tmp: Path, record: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    path = tmp / f"record-{secrets.token_hex(4)}.json"
+    path.write_text(json.dumps(record))
+    return subprocess.run([sys.executable, "-m", "app.verify", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Copies of a revealed record with one thing changed each."""
+    out = []
+    for index, value in enumerate(record["contributions"]):
+        bad = copy.deepcopy(record)
+        bad["contributions"][index] = secrets.token_hex(32) if value is None else None
+        out.append((f"contribution {index}", bad))
+    bad = copy.deepcopy(record)
+    bad["server_seed"] = ("0" if bad["server_seed"][0] != "0" else "1") + bad["server_seed"][1:]
+    out.append(("server seed", bad))
+    bad = copy.deepcopy(record)
+    bad.pop("seed")
+    bad["contributions"] = list(reversed(bad["contributions"]))
+    if bad["contributions"] != record["contributions"]:
+        out.append(("contributions' order", bad))
+    first = next(i for i, s in enumerate(record["shuffles"]) if "deck" in s)
+    bad = copy.deepcopy(record)
+    deck = bad["shuffles"][first]["deck"]
+    swap = next(i for i in range(1, len(deck)) if deck[i] != deck[0])
+    deck[0], deck[swap] = deck[swap], deck[0]
+    out.append(("one card of a deck", bad))
+    bad = copy.deepcopy(record)
+    bad["shuffles"][first]["key"] = secrets.token_hex(32)
+    bad.pop("server_seed")
+    out.append(("a shuffle key", bad))
+    return out
+
+
+async def check_replays(server: ServerProcess, room: str, clients: list[Client], tokens: list[str | None]
+                        ) -> list[dict[str, Any]]:
+    """Each client's replay is, frame by frame, what its socket was shown live (views and events)."""
+    replays = []
+    for client, token in zip(clients, tokens, strict=True):
+        assert client.state is not None
+        game_no = client.state["game_no"]
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            seat = {} if client.seat is None else {"seat": client.seat}
+            pages: list[dict[str, Any]] = []
+            while not pages or sum(len(p["frames"]) for p in pages) < pages[0]["length"]:
+                start = sum(len(p["frames"]) for p in pages)
+                answer = await http.get(f"/api/rooms/{room}/games/{game_no}/replay", headers=headers,
+                                        params={**seat, "start": start})
+                assert answer.status_code == 200, answer.text
+                pages.append(answer.json())
+        replay = {**pages[0], "frames": [f for p in pages for f in p["frames"]]}
+        frames = {f["version"]: f for f in replay["frames"]}
+        assert replay["seat"] == client.seat
+        live = [r.message for r in client.received if r.message["type"] == "state" and r.message["view"]]
+        assert live and {m["version"] for m in live} <= set(frames)
+        for message in live:
+            assert frames[message["version"]]["view"] == message["view"]
+        shown = {json.dumps(e, sort_keys=True) for m in live for e in m["events"]}
+        replayed = {json.dumps(e, sort_keys=True) for f in frames.values() for e in f["events"]}
+        assert shown == replayed
+        replays.append(replay)
+    return replays
+
+
+async def test_withheld_contribution_does_not_block_and_the_palace_deal_verifies(
+        backend: Backend, server: ServerProcess, tmp_path: Path) -> None:
+    rng = random.Random(f"fair-palace-{backend.name}")
+    room, tokens = await make_room(server.http, 3, preset="palace")
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    commitment = last_room(seated[0])["fair"]["commitment"]
+    assert all(last_room(c)["fair"]["commitment"] == commitment for c in everyone)
+    given = {0: secrets.token_hex(32), 2: secrets.token_hex(32)}
+    for seat, value in given.items():
+        answer = await contribute(seated[seat], commitment, value)
+        assert answer == {"type": "contributed", "id": answer["id"], "commitment": commitment}
+    # A second contribution from the same seat does not replace the first.
+    assert (await contribute(seated[0], commitment))["type"] == "contributed"
+    refused = await contribute(watchers[0], commitment)
+    assert refused["type"] == "error" and refused["code"] == "not_seated"
+    refused = await contribute(seated[1], "ab" * 32)
+    assert refused["type"] == "error" and refused["code"] == "stale_commitment"
+    await seated[1].wait_state(lambda s: True)
+    for client in everyone:
+        while last_room(client)["fair"]["contributed"] != [0, 2]:
+            await client.expect("room")
+
+    # Seat 1 never contributes, and nobody waits for it.
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    (deal,) = events_of(seated[1], "deal")
+    assert deal["commitment"] == commitment
+    assert deal["contributions"] == [given[0], None, given[2]] and deal["withheld"] == [1]
+    assert last_room(seated[0])["fair"]["commitment"] != commitment  # the rematch's, already
+    early = await download(server.http, room, None)
+    assert early.status_code == 200, early.text
+    assert "server_seed" not in early.json() and all("key" not in s for s in early.json()["shuffles"])
+    assert verify.passed(verify.verify(early.json()))
+    refused = await contribute(seated[1], commitment)
+    assert refused["type"] == "error" and refused["code"] == "stale_commitment"
+
+    await play_moves(seated, everyone, rng)
+    (reveal,) = events_of(watchers[0], "reveal")
+    raw = bytes.fromhex(reveal["server_seed"]) + bytes.fromhex(reveal["nonce"])
+    assert hashlib.sha256(raw).hexdigest() == commitment == reveal["commitment"]
+    assert reveal["server_seed"] not in early.text
+    secrets_at = await fair_secrets(backend.database_url(), room)
+    assert check_no_early_secrets(everyone, secrets_at) > 0
+
+    for seat, token in enumerate([*tokens, None]):
+        answer = await download(server.http, room, token)
+        assert answer.status_code == 200, answer.text
+        assert "attachment" in answer.headers["content-disposition"]
+        record = answer.json()
+        assert record["seat"] == (seat if token else None) and record["finished"]
+        assert record["server_seed"] == reveal["server_seed"]
+        checks = verify.verify(record)
+        assert all(c.ok for c in checks), [c for c in checks if not c.ok]
+        if seat == 0:
+            done = run_verify(tmp_path, record)
+            assert done.returncode == 0 and "✗" not in done.stdout and "verified" in done.stdout, done
+            for what, bad in tampered(record):
+                assert not verify.passed(verify.verify(bad)), what
+            bad = copy.deepcopy(record)
+            hand = bad["dealt_view"]["hand"]
+            hand[0] = next(c for c in record["shuffles"][0]["cards"] if c not in hand)
+            assert not verify.passed(verify.verify(bad)), "one card seen"
+            done = run_verify(tmp_path, bad)
+            assert done.returncode == 1 and "✗ dealt" in done.stdout, done
+    await check_replays(server, room, everyone, [*tokens, None])
+    refused_token = await download(server.http, room, "x" * 43)
+    assert refused_token.status_code == 403 and refused_token.json()["code"] == "bad_token"
+    for client in everyone:
+        await client.close()
+
+
+@pytest.mark.parametrize("game", ["thousand", "holdem"])
+async def test_thousand_and_holdem_records_verify(backend: Backend, server: ServerProcess, game: str) -> None:
+    rng = random.Random(f"fair-{game}-{backend.name}")
+    if game == "thousand":
+        room, tokens = await make_room(server.http, 3, game="thousand", preset="tuhat",
+                                       options={"target_score": 100, "opening_bid": 60})
+    else:
+        room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2", options=CASH)
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    commitment = last_room(seated[0])["fair"]["commitment"]
+    for client in seated[:2]:
+        assert (await contribute(client, commitment))["type"] == "contributed"
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    chooser = choose_thousand if game == "thousand" else choose_holdem
+    await play_moves(seated, everyone, rng, chooser=chooser, max_moves=4000)
+    watcher = watchers[0]
+    commitments = {e["label"]: e for e in events_of(watcher, "shuffle_commitment")}
+    keys = {e["label"]: e for e in events_of(watcher, "shuffle_key")}
+    (reveal,) = events_of(watcher, "reveal")
+    assert set(keys) == set(commitments) and keys
+    for label, published in keys.items():
+        assert hashlib.sha256(bytes.fromhex(published["key"])).hexdigest() == commitments[label]["commitment"]
+        # A key is published after its commitment; Hold'em hands' keys before the table's end.
+        assert published["version"] >= commitments[label]["version"]
+    if game == "holdem":
+        # Each hand's key comes at the hand's end, not with the table's reveal.
+        assert sum(k["version"] < reveal["version"] for k in keys.values()) >= 2
+    for token in [*tokens, None]:
+        record = (await download(server.http, room, token)).json()
+        checks = verify.verify(record)
+        assert all(c.ok for c in checks), [c for c in checks if not c.ok]
+        assert len(record["shuffles"]) == len(keys)
+        for what, bad in tampered(record):
+            assert not verify.passed(verify.verify(bad)), what
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+    replays = await check_replays(server, room, everyone, [*tokens, None])
+    # Where the replay's "jump to" goes: the game's deal (frame 0), then each later deal (Thousand) or
+    # hand (Hold'em). The game's first deal is the room's "deal" event; a Thousand redeal of that
+    # first deal is dealt with it, so Thousand may have fewer marks than shuffles.
+    marks = [i for i, f in enumerate(replays[0]["frames"])
+             if {e["type"] for e in f["events"]} & {"deal", "deal_started", "hand_started"}]
+    assert [m["index"] for m in replays[0]["marks"]] == marks
+    dealt = [s for s in keys if s != "button-draw"]
+    assert marks[0] == 0 and len(marks) <= len(dealt)
+    if game == "holdem":
+        assert len(marks) == len(dealt)
+    for client in everyone:
+        await client.close()
+
+
+async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_its_seeds(
+        backend: Backend) -> None:
+    """Contributions wait in memory until the deal: after a SIGKILL the room shows a new commitment
+    and takes contributions for it; a SIGKILL during the game keeps the game's seeds (they are in
+    its deal entry), so the reveal and the record still verify."""
+    rng = random.Random(f"fair-kill-{backend.name}")
+    server = backend.server().start()
+    try:
+        room, tokens = await make_room(server.http, 3, preset="palace")
+        seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+        everyone = seated + watchers
+        first = last_room(seated[0])["fair"]["commitment"]
+        for client in seated[:2]:
+            assert (await contribute(client, first))["type"] == "contributed"
+        server.kill()
+        server = backend.server().start()
+        await reconnect(everyone, server)
+        second = last_room(seated[0])["fair"]
+        assert second["commitment"] != first and second["contributed"] == []
+        refused = await contribute(seated[0], first)
+        assert refused["type"] == "error" and refused["code"] == "stale_commitment"
+        late = secrets.token_hex(32)
+        assert (await contribute(seated[2], second["commitment"], late))["type"] == "contributed"
+        assert (await seated[0].host("start"))["type"] == "ack"
+        for client in everyone:
+            await client.wait_state(lambda s: s["view"] is not None)
+        (deal,) = events_of(seated[0], "deal")
+        assert deal["commitment"] == second["commitment"] and deal["contributions"] == [None, None, late]
+        await play_moves(seated, everyone, rng, limit=10)
+        server.kill()
+        server = backend.server().start()
+        await reconnect(everyone, server)
+        await play_moves(seated, everyone, rng)
+        (reveal,) = events_of(watchers[0], "reveal")
+        assert reveal["commitment"] == second["commitment"]
+        for token in [*tokens, None]:
+            record = (await download(server.http, room, token)).json()
+            assert record["server_seed"] == reveal["server_seed"]
+            assert all(check.ok for check in verify.verify(record))
+        assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+        for client in everyone:
+            await client.close()
+    finally:
+        server.stop()
+
+
+async def reconnect(clients: list[Client], server: ServerProcess) -> None:
+    for client in clients:
+        await client.close()
+        client.base = server.ws
+        await client.connect(last_version=client.version if client.version >= 0 else None)

@@ -274,8 +274,7 @@ async function onState(message) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
     session.gameNo = message.game_no;
-    fairBoxEl = null; // a new game: its own record to verify and replay
-    replayEl = null;
+    fairBoxEl = null; // a new game: its own record to verify
     fairSide.reset();
   }
   if (!message.view) {

@@ -19,6 +19,18 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def loads(text: str | bytes) -> Any:
-    """Parse JSON; raises ``ValueError`` on bad input (NaN and Infinity included: they are not JSON)."""
-    return orjson.loads(text)
+    """Parse JSON; raises ``ValueError`` on bad input (NaN and Infinity included: they are not JSON).
+
+    What orjson refuses goes to the standard library, which accepts a little more (a lone surrogate
+    escape such as ``"\\ud800"``): the result is the standard library's on every input, only faster,
+    so what counts as bad JSON (``bad_json``) and what as a bad message does not change.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text, parse_constant=_no_constants)

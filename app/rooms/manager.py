@@ -407,6 +407,11 @@ class RoomManager:
             room.closed = True
             if self.rooms.get(room.id) is room:
                 del self.rooms[room.id]
+            if room.epoch is not None:
+                # Out of memory here: another instance may take the room at once.
+                with contextlib.suppress(Exception):
+                    await queries.release_leases(self.engine, self.instance, [room.id])
+                room.epoch = None
         self.update_gauges()
 
     async def stop(self) -> None:

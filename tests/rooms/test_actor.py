@@ -299,3 +299,30 @@ async def test_one_owner_per_room_and_a_stale_owners_write_is_refused() -> None:
                 await manager.stop()
             for eng in engines:
                 await eng.dispose()
+
+
+@needs_postgres
+async def test_an_owner_without_sockets_in_a_room_gives_it_to_the_instance_that_has_them() -> None:
+    async with fresh_postgres() as url:
+        first, second, engines = await _two_instances(url)
+        try:
+            made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+            # The first instance loads the room (an API call, say) and so owns it, with no socket.
+            room_a = await first.get(made["room"])
+            await room_a.join("Mati", None)
+            assert room_a.epoch is not None and not room_a.subscribers
+            # The proxy sends the room's players to the second instance: it asks for the room.
+            room_b = await second.get(made["room"])
+            assert room_b.epoch is None
+            sub = Recorder()
+            await room_b.attach(sub, made["token"], None)
+            await _wait_for(lambda: room_b.epoch is not None, "the hand-over of the room")
+            assert room_a.epoch is None and room_b.epoch > 0
+            # It runs the room now: the host's start is stored here, under its epoch.
+            await room_b.host(sub, "start", "start", {})
+            assert sub.last("ack")["id"] == "start" and room_b.version == 1
+        finally:
+            for manager in (first, second):
+                await manager.stop()
+            for eng in engines:
+                await eng.dispose()

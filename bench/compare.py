@@ -1,0 +1,109 @@
+"""The engine benchmarks of a baseline revision and of the working tree, side by side.
+
+Unpacks ``--baseline`` (a git revision, default 4a29b3e: before the rules-fidelity and
+one-state-idiom work) into a temporary directory with ``git archive`` and measures both trees
+with their own ``bench/palace.py``, ``bench/holdem.py`` and ``bench/thousand.py`` functions, each
+measurement in a fresh process, the two trees interleaved (ABBA order, so a drift in the
+machine's load falls on both). Prints the median of ``--runs`` measurements per tree and the
+ratio working / baseline (above 1: the working tree is faster).
+
+    python bench/compare.py [--baseline REV] [--runs 7]
+
+Figures: Palace moves/s over random 4-player games of every preset (``apply``, ``legal_actions``
+and the views of all seats, as ``bench/palace.py`` times a move); Hold'em hands/s of random
+6-max no-limit hands (``bench/holdem.py``'s own engine loop, CPU time); Thousand moves/s and
+deals/s of greedy 3-player games of ``tuhat`` (``legal_actions`` + ``apply``). The rules changed
+between the revisions (e.g. who opens in Palace, redeals before the bid in Thousand), so games
+differ a little: moves/s is the fairer figure where a game's length changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# One measurement in a fresh interpreter: the tree's own package and bench modules come first on
+# the path (ahead of the editable install of the working tree).
+PROBE = r"""
+import importlib.util, json, sys
+tree, name, seed, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, tree)
+spec = importlib.util.spec_from_file_location("bench_" + name, f"{tree}/bench/{name}.py")
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+assert bench.__file__.startswith(tree)
+if name == "palace":
+    from app.games.palace import PRESETS
+    moves = elapsed = 0.0
+    for preset in PRESETS:
+        took, count, _ = bench.run(preset, size, 4, seed)
+        moves += count
+        elapsed += took
+    out = {"Palace moves/s": moves / elapsed}
+elif name == "holdem":
+    out = {"Hold'em hands/s": bench.ours(size, seed)}
+else:
+    deals_per_s, _apply_us, _move_us, deals, moves = bench.run(size, seed)
+    out = {"Thousand moves/s": moves * deals_per_s / deals, "Thousand deals/s": deals_per_s}
+import app
+assert app.__file__.startswith(tree), app.__file__
+print(json.dumps(out))
+"""
+
+
+def unpack(rev: str, into: Path) -> None:
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def measure(tree: Path, name: str, seed: int, size: int) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tree), name, str(seed), str(size)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="4a29b3e", help="git revision to compare with")
+    parser.add_argument("--runs", type=int, default=7, help="measurements per bench and tree")
+    parser.add_argument("--palace-games", type=int, default=40, help="games per preset per measurement")
+    parser.add_argument("--holdem-hands", type=int, default=2000, help="hands per measurement")
+    parser.add_argument("--thousand-games", type=int, default=2, help="games to 1000 per measurement")
+    args = parser.parse_args()
+    sizes = {"palace": args.palace_games, "holdem": args.holdem_hands, "thousand": args.thousand_games}
+    results: dict[str, dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="houserules-baseline-") as tmp:
+        base = Path(tmp)
+        unpack(args.baseline, base)
+        trees = {"baseline": base, "working": ROOT}
+        for run in range(args.runs):
+            for name in ("palace", "holdem", "thousand"):
+                order = ["baseline", "working"] if run % 2 == 0 else ["working", "baseline"]
+                for label in order:
+                    for figure, value in measure(trees[label], name, run, sizes[name]).items():
+                        results.setdefault(figure, {}).setdefault(label, []).append(value)
+            print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], check=True, capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "-uno"], capture_output=True, text=True)
+    working = head.stdout.strip() + (" with uncommitted changes" if dirty.stdout.strip() else "")
+    print(f"medians of {args.runs} interleaved runs; baseline {args.baseline}, working tree {working}")
+    print(f"{'figure':<20}{'baseline':>12}{'working':>12}{'working/baseline':>18}")
+    for figure, by_tree in results.items():
+        a, b = statistics.median(by_tree["baseline"]), statistics.median(by_tree["working"])
+        print(f"{figure:<20}{a:>12,.0f}{b:>12,.0f}{b / a:>17.3f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -158,6 +158,14 @@ class Thousand(Game[State, Sheet]):
             seats = [s for s in state.active() if s != state.turn and auction.early_claims(state, s)]
             memo[0], memo[1] = state, (state.turn, *seats)
         return tuple(memo[1])
+
+    def turn_seats(self, state: State) -> list[int]:
+        # [T5, T6] before the opening bid the others may look or claim out of turn, but the table
+        # waits for the opener's bid alone: only he is on the clock.
+        if state.phase == "auction" and state.bid == 0:
+            return [state.turn]
+        return self.to_act(state)
+
     def optional_decision(self, state: State, seat: int) -> bool:
         # [T6] a guess in the nine lottery has a quiet default (red): it may not hold the table up.
         return state.phase == "lottery"

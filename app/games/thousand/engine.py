@@ -106,7 +106,9 @@ class Thousand(Game[State, Sheet]):
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             return IllegalAction("bad_seat", "No such seat.")
-        if seat not in self.to_act(state) and not (
+        # The seat whose turn it is is always to act (outside the lottery, whose guessers are not
+        # the turn): the common case skips building ``to_act``, asked once per candidate move.
+        if (seat != state.turn or state.phase == "lottery") and seat not in self.to_act(state) and not (
             kind in auction.EARLY_MOVES and auction.before_bidding(state)
         ):  # the auction checks out-of-turn claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")

@@ -1,7 +1,8 @@
 """The engine benchmarks of a baseline revision and of the working tree, side by side.
 
 Unpacks ``--baseline`` (a git revision, default 4a29b3e: before the rules-fidelity and
-one-state-idiom work) into a temporary directory with ``git archive`` and measures both trees
+one-state-idiom work) into a temporary directory with ``git archive``, copies the working tree
+(with its uncommitted changes) beside it, and measures both trees
 with their own ``bench/palace.py``, ``bench/holdem.py`` and ``bench/thousand.py`` functions, each
 measurement in a fresh process, the two trees interleaved (ABBA order, so a drift in the
 machine's load falls on both). Prints the median of ``--runs`` measurements per tree and the
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -65,8 +67,20 @@ print(json.dumps(out))
 
 
 def unpack(rev: str, into: Path) -> None:
+    into.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+def copy_working_tree(into: Path) -> None:
+    """The working tree's files as they are now (tracked, changed or new, not ignored)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"],
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
 
 
 def measure(tree: Path, name: str, seed: int, size: int) -> dict[str, float]:
@@ -90,9 +104,11 @@ def main() -> None:
     sizes = {"palace": args.palace_games, "holdem": args.holdem_hands, "thousand": args.thousand_games}
     results: dict[str, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory(prefix="houserules-baseline-") as tmp:
-        base = Path(tmp)
-        unpack(args.baseline, base)
-        trees = {"baseline": base, "working": ROOT}
+        # Both trees are copies side by side, at paths of the same length on the same disk: the
+        # size of a process's arguments and environment alone can move timings by a few percent.
+        trees = {"baseline": Path(tmp) / "base", "working": Path(tmp) / "work"}
+        unpack(args.baseline, trees["baseline"])
+        copy_working_tree(trees["working"])
         for run in range(args.runs):
             for name in ("palace", "holdem", "thousand"):
                 order = ["baseline", "working"] if run % 2 == 0 else ["working", "baseline"]

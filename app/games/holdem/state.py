@@ -191,9 +191,10 @@ class FrozenState(State, Frozen):
 
 
 def finished(s: State) -> FrozenState:
-    """The builder ``s`` frozen into the state the game hands out (``freeze``, written out: this
-    runs after every move). The hand in it is the move's own copy, reached only through the
-    frozen state; freezing it too would cost a second class change per move (about 3 % of a hand)."""
+    """The builder ``s`` frozen into the state the game hands out (``freeze``, written out; ``apply``
+    writes out even this call, as it runs after every move). The hand in it is the move's own copy,
+    reached only through the frozen state; freezing it too would cost a second class change per move
+    (about 3 % of a hand)."""
     if s.__class__ is State:
         s.__class__ = FrozenState
     return s  # type: ignore[return-value]

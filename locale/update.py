@@ -2,10 +2,11 @@
 
 ``python locale/update.py`` finds every ``_("...")`` in the Jinja2 templates and every ``t("...")`` /
 ``tMaybe("...")`` in the ES modules, and the plural pairs of ``tn("one", "many", n)`` (scripts) and
-``ngettext("one", "many", n)`` (templates), adds the new message ids to ``locale/<lang>/LC_MESSAGES/messages.po``
-(keeping every translation already there) and lists what is still untranslated. Ids built at run time
-(``error: <code>``, ``event: <type>``, ``option value: <value>``, ``preset: <name>`` …) are written into
-the catalogues by hand and kept. ``--check`` changes nothing and exits 1 when a text lacks a translation.
+``ngettext("one", "many", n)`` (templates), adds the new message ids to
+``locale/<lang>/LC_MESSAGES/messages.po`` (keeping every translation already there) and lists what is
+still untranslated. Ids built at run time (``error: <code>``, ``event: <type>``, ``option value:
+<value>``, ``preset: <name>`` …) are written into the catalogues by hand and kept. ``--check``
+changes nothing and exits 1 when a text lacks a translation.
 The ``.po`` files are the sources; the server compiles them in memory (``app/web/i18n.py``).
 """
 
@@ -93,7 +94,8 @@ def main(argv: list[str]) -> int:
             else:
                 message.locations = places
         if lang in TRANSLATED:
-            missing = [str(m.id) for m in catalog if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
+            missing = [str(m.id) for m in catalog
+                       if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
             if missing:
                 missing_any = True
                 print(f"{lang}: {len(missing)} untranslated")

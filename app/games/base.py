@@ -320,6 +320,13 @@ class Game(ABC, Generic[StateT, SheetT]):
     def to_act(self, state: StateT) -> list[int]:
         """The seats that may act now."""
 
+    def turn_seats(self, state: StateT) -> list[int]:
+        """The seats whose turn it is: those of ``to_act`` the table waits for, as opposed to seats
+        that merely may move out of turn (a look or a claim before Thousand's bidding). The room's
+        turn timer and time bank run for these seats only: only they are charged and timed out.
+        The default: every seat to act."""
+        return self.to_act(state)
+
     @abstractmethod
     def timeout_action(self, state: StateT, seat: int) -> Action | None:
         """The move made for ``seat`` when its turn timer runs out (``None``: nothing to do)."""

@@ -9,6 +9,9 @@ The turn timer and the time bank, for any game (the sheet's ``turn_timer_seconds
 
 - Each seat starts a game with ``time_bank_seconds`` in its bank (a seat that joins a running
   game later starts with a full one).
+- The clock runs for the seats whose turn it is (the game's ``turn_seats``), never for seats that
+  merely may move out of turn (a look at the cards or a claim before the bidding): those are
+  neither charged nor timed out, and their moves do not restart the turn.
 - When exactly one seat is to act, its deadline is the turn's start + ``turn_timer_seconds`` + its
   bank left; with several seats to act at once, the turn timer only.
 - When a seat to act moves, the time it used beyond the turn timer is taken from its bank (never
@@ -563,7 +566,7 @@ class Room:
             waiting: list[int] = []
         else:
             banks = dict(self.banks)
-            waiting = [] if self.state is None else list(self.game.to_act(self.state))
+            waiting = [] if self.state is None else list(self.game.turn_seats(self.state))
         movers = {e.seat for e in entries if e.kind == "move" and e.seat in waiting}
         if self.turn_start is not None and not fresh:
             over = now - self.turn_start - base
@@ -575,7 +578,7 @@ class Room:
             banks[waiting[0]] = 0.0
         if state is None or self.game.outcome(state) is not None:
             return None, None, banks
-        to_act = list(self.game.to_act(state))
+        to_act = list(self.game.turn_seats(state))  # who is on the clock, not who may move
         if not to_act:
             return None, None, banks
         keep = (not fresh and self.turn_start is not None and to_act == waiting
@@ -592,7 +595,7 @@ class Room:
         seconds = getattr(self.sheet, "decision_timer_seconds", 0)
         if state is None or seconds <= 0 or self.game.outcome(state) is not None:
             return None
-        to_act = self.game.to_act(state)
+        to_act = self.game.turn_seats(state)
         if to_act and all(self.game.optional_decision(state, seat) for seat in to_act):
             return float(seconds)
         return None
@@ -900,8 +903,8 @@ class Room:
                 self.arm_timer()
                 return
             state, entries = self._clock_entries(self.state, self.version, self.game_no)
-            for seat in list(self.game.to_act(state)):
-                if self.game.outcome(state) is not None or seat not in self.game.to_act(state):
+            for seat in list(self.game.turn_seats(state)):
+                if self.game.outcome(state) is not None or seat not in self.game.turn_seats(state):
                     continue
                 action = self.game.timeout_action(state, seat)
                 if action is None:

@@ -627,9 +627,11 @@ function renderLobbyTitle() {
 function renderLobbySeats() {
   const list = clear($("#lobby-seats"));
   for (const seat of session.room.seats || []) {
-    list.append(h("li", { class: seat.name ? "taken" : "free" },
+    // A bot has no connection to lose: it gets its tag instead of "not connected".
+    const away = seat.name && !seat.connected && !seat.bot;
+    list.append(h("li", { class: seat.name ? "taken" : "free", dataset: { seat: seat.seat } },
       `${t("Seat {n}", { n: seat.seat + 1 })}: `,
-      seat.name || t("free"), seat.connected ? "" : seat.name ? ` (${t("not connected")})` : ""));
+      seat.name || t("free"), away ? ` (${t("not connected")})` : "", botTag(seat)));
   }
 }
 

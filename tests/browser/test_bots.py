@@ -4,10 +4,11 @@ the end (the bot waits its human-like moment before each move), and removes it a
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import Player
+from tests.browser.conftest import Player, shoot
 from tests.browser.helpers import create_room, legal, wait_version_above
 from tests.browser.test_palace import move
 
@@ -61,7 +62,8 @@ def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: C
     assert page.locator("#people .tag.bot").count() == 0
 
 
-def test_a_friend_takes_a_bots_seat_from_the_invite_page(people: Callable[..., Player]) -> None:
+def test_a_friend_takes_a_bots_seat_from_the_invite_page(
+        people: Callable[..., Player], artefacts: Path) -> None:
     host = people()
     friend = people()
     invite = create_room(host, "palace", seats=3, name="Kati")
@@ -70,6 +72,14 @@ def test_a_friend_takes_a_bots_seat_from_the_invite_page(people: Callable[..., P
     page.select_option("#bot-seat", value="1")
     page.click("#host-controls button[data-op=add_bot]")
     page.wait_for_selector('#people li[data-seat="1"] .tag.bot')
+    # The lobby's seat list tags the bot too (and does not call it "not connected").
+    lobby_seat = page.locator('#lobby-seats li[data-seat="1"]')
+    lobby_seat.locator(".tag.bot").wait_for()
+    assert lobby_seat.locator(".tag.bot").inner_text() == "bot"
+    assert "Bot 1" in lobby_seat.inner_text() and "not connected" not in lobby_seat.inner_text()
+    assert page.locator('#lobby-seats li[data-seat="0"] .tag.bot').count() == 0
+    assert page.locator('#lobby-seats li[data-seat="2"] .tag.bot').count() == 0
+    shoot(host, artefacts, "bots-lobby")
     # The invite page offers the bot's seat, saying whose place the friend takes.
     friend.page.goto(invite)
     friend.page.wait_for_selector("#join:not([hidden])")

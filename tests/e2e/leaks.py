@@ -12,6 +12,7 @@ latest two.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -61,8 +62,9 @@ class _Visibility:
         self._seen: dict[tuple[int, int | None], set[str]] = {}
 
     def public_upto(self, version: int) -> set[str]:
-        earlier = [v for v in self.versions if v <= version]
-        return self._public_upto[earlier[-1]] if earlier else set()
+        # The last stored version at or before ``version`` (the versions are sorted).
+        at = bisect_right(self.versions, version)
+        return self._public_upto[self.versions[at - 1]] if at else set()
 
     def seat_sees(self, version: int, seat: int | None) -> set[str]:
         key = (version, seat)

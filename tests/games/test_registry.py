@@ -1,5 +1,6 @@
-"""Every registered game is a full citizen: it runs the generic property suite, and the rule ids
-its code and tests cite are defined in its rules page (docs/adding-a-game.md)."""
+"""Every registered game is a full citizen: it runs the generic property suite, the rule ids its
+code and tests cite are defined in its rules page, and that page's option table lists every option
+of its rule sheet (docs/adding-a-game.md)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,20 @@ def test_cited_rule_ids_are_defined_in_the_rules_page(name: str) -> None:
               for source in folder.rglob("test_*.py")
               for n in re.findall(rf"def test_{prefix.lower()}(\d+)_", source.read_text())}
     assert tested == defined, f"{name}: ids without a scenario test: {sorted(defined - tested)}"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_rules_page_lists_every_sheet_option(name: str) -> None:
+    """Each option of the sheet's schema (those every sheet has from ``RuleSheetBase`` too) has a
+    row in the option table of ``docs/rules/<name>.md``, and each row names real options: a row's
+    first cell names one or more options, each in backticks (`` `ante`, `ante_type` ``)."""
+    page = (ROOT / "docs" / "rules" / f"{name}.md").read_text()
+    documented: set[str] = set()
+    for first_cell in re.findall(r"^\| (`[a-z0-9_]+`(?:, `[a-z0-9_]+`)*) \|", page, re.M):
+        documented |= set(re.findall(r"`([a-z0-9_]+)`", first_cell))
+    options = set(GAMES[name].RuleSheet.model_json_schema()["properties"])
+    assert options - documented == set(), f"{name}: options missing from docs/rules/{name}.md"
+    assert documented - options == set(), f"{name}: docs/rules/{name}.md lists options the sheet lacks"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

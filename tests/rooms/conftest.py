@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.rooms import room as room_module
 from app.store.db import make_engine, upgrade
+from tests.rooms.helpers import Clock
 
 
 @pytest.fixture
@@ -16,3 +18,11 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     await upgrade(eng)
     yield eng
     await eng.dispose()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The room's clock, moved by the test (``Clock``): the room reads ``time.time()`` through it."""
+    fake = Clock()
+    monkeypatch.setattr(room_module, "time", fake)
+    return fake

@@ -1,8 +1,10 @@
-"""What the room tests share: a recording subscriber, a started manager and a dealt table."""
+"""What the room tests share: a recording subscriber, a clock the test moves, a started manager and a
+dealt table."""
 
 from __future__ import annotations
 
 import json
+import time as real_time
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -10,6 +12,27 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
+
+START = 1_800_000_000.0
+
+
+class Clock:
+    """Stands in for the ``time`` module inside the room (the ``clock`` fixture puts it there):
+    ``time()`` is whatever the test says."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def time(self) -> float:
+        return self.now
+
+    @staticmethod
+    def perf_counter() -> float:
+        return real_time.perf_counter()
+
+    @staticmethod
+    def monotonic() -> float:
+        return real_time.monotonic()
 
 
 class Recorder:

@@ -5,43 +5,13 @@ event data can replace."""
 
 from __future__ import annotations
 
-import time as real_time
 from typing import Any
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.rooms import room as room_module
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from tests.rooms.helpers import Recorder, dealt_table, started_manager
-
-START = 1_800_000_000.0
-
-
-class Clock:
-    """Stands in for the ``time`` module inside the room: ``time()`` is whatever the test says."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def time(self) -> float:
-        return self.now
-
-    @staticmethod
-    def perf_counter() -> float:
-        return real_time.perf_counter()
-
-    @staticmethod
-    def monotonic() -> float:
-        return real_time.monotonic()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(room_module, "time", fake)
-    return fake
+from tests.rooms.helpers import START, Clock, Recorder, dealt_table, started_manager
 
 
 async def _act(room: Room, subs: list[Recorder], seat: int, action: dict[str, Any]) -> None:

@@ -1,48 +1,19 @@
 """The time bank on top of the turn timer, for any game (the sheet's ``time_bank_seconds``), with the
 room's clock replaced by one the test moves: a lone seat to act gets its bank in its deadline and pays
 for the time it used past the turn timer; seats acting together get the timer only; a timeout empties
-the bank; banks and the turn's start are rebuilt from the database."""
+the bank; banks and the turn's start are rebuilt from the database; seats that merely may move out of
+turn (Thousand before the opening bid) are not on the clock."""
 
 from __future__ import annotations
 
-import time as real_time
 from typing import Any
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.rooms import room as room_module
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
-from tests.rooms.helpers import Recorder, dealt_table, started_manager
-
-START = 1_800_000_000.0
-
-
-class Clock:
-    """Stands in for the ``time`` module inside the room: ``time()`` is whatever the test says."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def time(self) -> float:
-        return self.now
-
-    @staticmethod
-    def perf_counter() -> float:
-        return real_time.perf_counter()
-
-    @staticmethod
-    def monotonic() -> float:
-        return real_time.monotonic()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(room_module, "time", fake)
-    return fake
+from tests.rooms.helpers import START, Clock, Recorder, dealt_table, started_manager
 
 
 async def _manager(engine: AsyncEngine) -> RoomManager:
@@ -189,4 +160,37 @@ async def test_a_table_action_from_a_seat_not_to_act_keeps_the_turn_running(
     clock.now = START + 30
     await _act(room, subs[0], {"type": "call"})
     assert room.banks[a] == 10.0
+    await manager.stop()
+
+
+async def test_before_the_opening_bid_only_the_opener_is_on_the_clock(
+        engine: AsyncEngine, clock: Clock) -> None:
+    """Thousand [T5, T6]: before the opening bid the others may look at their cards or claim a
+    redeal or the lottery out of turn, so the game names them to act too; the clock is the
+    opener's alone. His deadline holds his bank, a look by another seat neither charges that seat
+    nor restarts the opener's turn, and the deadline makes the opener's bid and nobody else's."""
+    manager = await _manager(engine)
+    room, subs, _ = await dealt_table(manager, "thousand", "tuhat", players=3,
+                                      turn_timer_seconds=10, time_bank_seconds=30)
+    opener = room.state.turn
+    others = [seat for seat in range(3) if seat != opener]
+    assert sorted(room.game.to_act(room.state)) == [0, 1, 2]  # all three may move now
+    assert room.game.turn_seats(room.state) == [opener]
+    assert room.deadline == START + 10 + 30 and room.turn_start == START
+    dealt = room.version
+    clock.now = START + 25  # 15 s past the turn timer: a bank move would cost 15 s
+    await _act(room, subs[others[0]], {"type": "look"})
+    assert room.version == dealt + 1
+    assert room.banks == {0: 30.0, 1: 30.0, 2: 30.0}
+    assert room.turn_start == START and room.deadline == START + 40
+    clock.now = START + 40
+    await room.expire(room.version)
+    entries = await queries.log_since(engine, room.id, dealt + 1)
+    timeouts = [(e.seat, e.action) for e in entries if e.kind == "timeout"]
+    assert timeouts == [(opener, {"type": "bid", "value": room.sheet.opening_bid})]
+    assert room.banks[opener] == 0.0 and all(room.banks[seat] == 30.0 for seat in others)
+    # The auction goes on: the next bidder is on the clock, with his bank.
+    assert room.state.bid == room.sheet.opening_bid
+    assert room.game.turn_seats(room.state) == room.game.to_act(room.state) == [room.state.turn]
+    assert room.deadline == START + 40 + 10 + 30
     await manager.stop()

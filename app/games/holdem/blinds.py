@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.base import Event, IllegalAction
-from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, amount, current_level, event
+from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, amount, current_level, event, next_of
 from app.games.holdem.rules import Level
 from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
@@ -47,13 +47,13 @@ def _first_hand(s: State, ready: list[int]) -> Positions:
     dealt = ready
     button = s.last_button
     if button not in dealt:
-        button = next(x for x in after(s.last_button, n) if x in dealt)
+        button = next_of(s.last_button, n, dealt)
     if len(dealt) == 2:
         sb = button  # H8: heads-up the button posts the small blind
-        bb = next(x for x in after(button, n) if x in dealt)
+        bb = next_of(button, n, dealt)
     else:
-        sb = next(x for x in after(button, n) if x in dealt)
-        bb = next(x for x in after(sb, n) if x in dealt)
+        sb = next_of(button, n, dealt)
+        bb = next_of(sb, n, dealt)
     return Positions(button, sb, True, bb, dealt, [])
 
 
@@ -61,7 +61,7 @@ def _dead_button(s: State, ready: list[int]) -> Positions:
     """The big blind moves on to the next player waiting or playing, so nobody misses or repeats
     it; a new player who waits for the big blind (H9) is dealt in here."""
     n = len(s.stacks)
-    bb = next(x for x in after(s.last_bb, n) if x in ready)
+    bb = next_of(s.last_bb, n, ready)
     dealt = [x for x in ready if s.status[x] in ("playing", "away") or x == bb]
     if len(dealt) < 2:
         # A table that cannot deal without its waiting players deals them all in: there is
@@ -104,39 +104,23 @@ def new_hand(s: State, at: Positions, events: list[Event]) -> Hand:
     h = Hand(
         number=number,
         deck=cards,
-        pos=0,
         button=at.button,
         sb=at.sb,
         sb_live=at.sb_live,
         bb=at.bb,
-        straddler=-1,
         players=order,
         start=list(s.stacks),
         holes=[[] for _ in range(n)],
-        board=[],
-        board2=[],
-        burns=[],
-        street=0,
-        phase="bet",
         folded=[x not in at.dealt for x in range(n)],
         bets=[0] * n,
         committed=[0] * n,
         posted=[0] * n,
         antes=[0] * n,
-        current=0,
-        min_inc=0,
-        full_level=0,
-        bet_count=0,
         acted=[-1] * n,
         pending=[False] * n,
-        actor=-1,
-        aggressor=-1,
         shown=[False] * n,
         mucked=[False] * n,
         votes=[-1] * n,
-        order=[],
-        awards=[],
-        actions=[],
     )
     s.last_button, s.last_sb, s.last_bb = at.button, at.sb, at.bb
     lv = current_level(s)
@@ -178,11 +162,10 @@ def post_blinds(s: State, h: Hand, at: Positions, events: list[Event]) -> None:
 
 def offer_straddle(s: State, h: Hand, at: Positions) -> bool:
     """H7: with the option, three or more dealt in and a stack for it, UTG is asked first."""
-    lv = current_level(s)
     if s.sheet.straddle != "utg" or len(h.players) < 3:
         return False
-    utg = next(x for x in after(at.bb, len(s.stacks)) if x in at.dealt)
-    if s.stacks[utg] > 2 * lv.big_blind and h.bets[utg] == 0:
+    utg = next_of(at.bb, len(s.stacks), at.dealt)
+    if s.stacks[utg] > 2 * current_level(s).big_blind and h.bets[utg] == 0:
         h.phase = "straddle"
         h.actor = utg
         return True

@@ -49,6 +49,17 @@ def after(seat: int, n: int) -> list[int]:
     return RINGS[n][seat]
 
 
+def next_of(seat: int, n: int, seats: list[int]) -> int:
+    """The first of ``seats`` clockwise after ``seat`` (``seat`` itself last); ``seats`` holds one.
+
+    A loop rather than ``next(x for x in after(seat, n) if x in seats)``: a generator costs
+    more than the search itself, and this runs several times at every deal."""
+    for x in RINGS[n][seat]:
+        if x in seats:
+            return x
+    raise ValueError(f"none of {seats} at a table of {n}")
+
+
 def amount(action: Mapping[str, Any], key: str) -> int:
     """A whole, non-negative number of chips from ``action[key]``."""
     value = action.get(key)

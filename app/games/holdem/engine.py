@@ -107,18 +107,7 @@ def new_table(
         bought=[c if sheet.format == "cash" else 0 for c in chips],
         ledger=[],
         places=[],
-        hands=0,
-        level=0,
-        clock_start=None,
-        clock_level=0,
-        last_button=-1,
-        last_sb=-1,
-        last_bb=-1,
-        closing=False,
-        over=False,
         draw={},
-        hand=None,
-        last=None,
         history=[],
     )
     if button is None:

@@ -35,7 +35,7 @@ from app.games.holdem.engine import (
 )
 from app.games.holdem.rules import PRESETS
 from app.games.holdem.rules import RuleSheet as HoldemSheet
-from app.games.holdem.state import Hand, State, dump_state, finished, load_state
+from app.games.holdem.state import FrozenState, Hand, State, dump_state, finished, load_state
 from app.games.holdem.view import table_view
 
 Action = dict[str, Any]
@@ -236,7 +236,8 @@ class Holdem(Game[State, HoldemSheet]):
         if kind in _TABLE:
             s = state.clone()
             apply_table(s, seat, action, events)
-            return finished(s), events
+            s.__class__ = FrozenState  # freeze (see state.finished), without a call per move
+            return s, events
         if state.over:
             raise IllegalAction("table_closed", "The table is closed.")
         h0 = state.hand
@@ -260,7 +261,8 @@ class Holdem(Game[State, HoldemSheet]):
         else:
             check_keys(action, ())
             engine.after_hand_show(s, h, seat, kind, events)
-        return finished(s), events
+        s.__class__ = FrozenState
+        return s, events
 
     def _check_turn(self, h: Hand, seat: int, kind: str) -> None:
         phase_of = PHASE_OF

@@ -7,7 +7,7 @@ while a player is still asked to show or muck; ``engine`` then finishes the hand
 from __future__ import annotations
 
 from app.games.base import Event, IllegalAction
-from app.games.holdem.common import after, event
+from app.games.holdem.common import after, event, next_of
 from app.games.holdem.evaluator import hand_name, name_of
 from app.games.holdem.pots import award, pots, score
 from app.games.holdem.state import Hand, State
@@ -96,7 +96,7 @@ def showdown(s: State, h: Hand, events: list[Event]) -> list[int] | None:
         if h.aggressor >= 0 and h.aggressor in live:
             start = h.aggressor
         else:
-            start = next(x for x in after(h.button, len(s.stacks)) if x in live)
+            start = next_of(h.button, len(s.stacks), live)
         ring = [start, *[x for x in after(start, len(s.stacks))[:-1]]]
         h.order = [x for x in ring if x in undecided]
         h.phase = "showdown"

@@ -11,7 +11,7 @@ state as immutable: ``clone`` copies it before a move changes anything.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar, cast
 
 from app.games.base import Frozen
@@ -24,39 +24,45 @@ T = TypeVar("T")
 class Hand:
     number: int
     deck: list[str]  # the whole shuffled deck of this hand, top first; never shown
-    pos: int  # index of the next card to deal
     button: int  # seat of the button (a dead button may sit on an empty seat)
     sb: int  # seat of the small-blind position (its blind may be dead)
     sb_live: bool
     bb: int
-    straddler: int  # -1: no straddle
     players: list[int]  # seats dealt in, clockwise from the first left of the button
     start: list[int]  # stacks at the start of the hand, per seat
+    # Per seat:
     holes: list[list[str]]
-    board: list[str]
-    board2: list[str]  # second run when run twice
-    burns: list[str]
-    street: int  # 0 preflop, 1 flop, 2 turn, 3 river
-    phase: str  # straddle | bet | run_twice | showdown | show | over
     folded: list[bool]
     bets: list[int]  # this betting round
     committed: list[int]  # this hand, antes included
     posted: list[int]  # blinds, straddle and posts of this hand (for the history)
     antes: list[int]
-    current: int  # the bet to match this round
-    min_inc: int  # the last full bet or raise of this round (H17)
-    full_level: int  # fixed limit: the level after the last full bet or raise
-    bet_count: int  # fixed limit: bets and raises this round, for the cap
     acted: list[int]  # the bet level when the seat last acted this round; -1: not yet
     pending: list[bool]  # must still act this round
-    actor: int  # -1: nobody
-    aggressor: int  # last bettor or raiser of this round
     shown: list[bool]
     mucked: list[bool]
     votes: list[int]  # run it twice: -1 undecided, 0 once, 1 twice
-    order: list[int]  # showdown order still to decide, or the seats that may show after the hand
-    awards: list[dict[str, Any]]
-    actions: list[str]  # the hand in PHH action notation, holes by seat ("d dh s3 AhKd")
+    # The hand's progress, with the values of a hand just dealt as defaults (a call with more
+    # than 15 keywords passes them through a dictionary, CPython's compiler switching at 30 stack
+    # items, so ``new_hand`` names only what it decides).
+    pos: int = 0  # index of the next card to deal
+    straddler: int = -1  # -1: no straddle
+    street: int = 0  # 0 preflop, 1 flop, 2 turn, 3 river
+    phase: str = "bet"  # straddle | bet | run_twice | showdown | show | over
+    current: int = 0  # the bet to match this round
+    min_inc: int = 0  # the last full bet or raise of this round (H17)
+    full_level: int = 0  # fixed limit: the level after the last full bet or raise
+    bet_count: int = 0  # fixed limit: bets and raises this round, for the cap
+    actor: int = -1  # -1: nobody
+    aggressor: int = -1  # last bettor or raiser of this round
+    board: list[str] = field(default_factory=list)
+    board2: list[str] = field(default_factory=list)  # second run when run twice
+    burns: list[str] = field(default_factory=list)
+    # The showdown order still to decide, or the seats that may show after the hand.
+    order: list[int] = field(default_factory=list)
+    awards: list[dict[str, Any]] = field(default_factory=list)
+    # The hand in PHH action notation, holes by seat ("d dh s3 AhKd").
+    actions: list[str] = field(default_factory=list)
     # Fixed limit (H16): the round's cap was reached while more than two were in the betting, so
     # a fold that leaves two heads-up does not lift it (Robert's Rules 3.4).
     capped: bool = False
@@ -83,19 +89,22 @@ class State:
     bought: list[int]  # chips bought in by the seat's present player (cash)
     ledger: list[dict[str, int]]  # closed sittings: seat, buy_in, cash_out
     places: list[list[int]]  # tournament: seats busted, earliest first
-    hands: int  # hands finished
-    level: int
-    clock_start: float | None
-    clock_level: int
-    last_button: int
-    last_sb: int
-    last_bb: int
-    closing: bool
-    over: bool
     draw: dict[str, str]  # the high-card draw for the first button (H4), seat -> card
-    hand: Hand | None
-    last: dict[str, Any] | None  # public summary of the previous hand (its shown cards included)
     history: list[dict[str, Any]]  # finished hands for the PHH export
+    # What a table opens with. Defaults, not keywords at ``new_table``: a call with more than 15
+    # keywords passes them through a dictionary (CPython's compiler switches at 30 stack items),
+    # which for this class cost about 1 % of a bench hand.
+    hands: int = 0  # hands finished
+    level: int = 0
+    clock_start: float | None = None
+    clock_level: int = 0
+    last_button: int = -1
+    last_sb: int = -1
+    last_bb: int = -1
+    closing: bool = False
+    over: bool = False
+    hand: Hand | None = None
+    last: dict[str, Any] | None = None  # public summary of the previous hand (its shown cards included)
 
     def clone(self) -> State:
         """A copy for a move. The seat lists other than the stacks are shared until ``own``:
@@ -124,9 +133,12 @@ STATE_OWN = ("stacks",)
 
 def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
     """A function returning a copy of a ``cls`` instance, generated from its field list (as
-    ``dataclasses`` generates ``__init__``): the copy is built by one positional call, about
-    twice as fast as keywords for a per-move copy, and a field added to the class is copied with
-    no line to forget. The lists named in ``own`` are copied, everything else is shared."""
+    ``dataclasses`` generates ``__init__``), so a field added to the class is copied with no line
+    to forget. The lists named in ``own`` are copied, everything else is shared.
+
+    The copy is an empty instance whose slots are set one by one: ``__init__`` is not called
+    (the classes have no ``__post_init__``, and a copy needs no defaults), which costs about a
+    third less than one positional call with every field, and a copy is made at every move."""
 
     def copy_of(name: str) -> str:
         if name in own:
@@ -135,9 +147,9 @@ def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
             return "(clone_hand(o.hand) if o.hand is not None else None)"
         return f"o.{name}"
 
-    args = ", ".join(copy_of(f.name) for f in fields(cast(Any, cls)))
-    scope: dict[str, Any] = {"cls": cls, "clone_hand": globals().get("_clone_hand")}
-    exec(f"def clone(o):\n    return cls({args})\n", scope)
+    body = "".join(f"    c.{f.name} = {copy_of(f.name)}\n" for f in fields(cast(Any, cls)))
+    scope: dict[str, Any] = {"cls": cls, "new": object.__new__, "clone_hand": globals().get("_clone_hand")}
+    exec(f"def clone(o):\n    c = new(cls)\n{body}    return c\n", scope)
     return cast(Callable[[T], T], scope["clone"])
 
 
@@ -179,9 +191,10 @@ class FrozenState(State, Frozen):
 
 
 def finished(s: State) -> FrozenState:
-    """The builder ``s`` frozen into the state the game hands out (``freeze``, written out: this
-    runs after every move). The hand in it is the move's own copy, reached only through the
-    frozen state; freezing it too would cost a second class change per move (about 3 % of a hand)."""
+    """The builder ``s`` frozen into the state the game hands out (``freeze``, written out; ``apply``
+    writes out even this call, as it runs after every move). The hand in it is the move's own copy,
+    reached only through the frozen state; freezing it too would cost a second class change per move
+    (about 3 % of a hand)."""
     if s.__class__ is State:
         s.__class__ = FrozenState
     return s  # type: ignore[return-value]

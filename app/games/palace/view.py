@@ -25,7 +25,7 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
                 "hand_size": len(p.hand),
                 "face_up": list(p.face_up),
                 "face_down": [c is not None for c in p.face_down],
-                "face_down_count": sum(c is not None for c in p.face_down),
+                "face_down_count": len(p.face_down) - p.face_down.count(None),
                 "known_hand": list(p.known),
                 "ready": p.ready,
                 "out": out_place.get(s),

@@ -107,7 +107,9 @@ class Thousand(Game[State, Sheet]):
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
             return IllegalAction("bad_seat", "No such seat.")
-        if seat not in self.to_act(state) and not (
+        # The seat whose turn it is is always to act (outside the lottery, whose guessers are not
+        # the turn): the common case skips building ``to_act``, asked once per candidate move.
+        if (seat != state.turn or state.phase == "lottery") and seat not in self.to_act(state) and not (
             kind in auction.EARLY_MOVES and auction.before_bidding(state)
         ):  # the auction checks out-of-turn claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")
@@ -159,6 +161,14 @@ class Thousand(Game[State, Sheet]):
             seats = [s for s in state.active() if s != state.turn and auction.early_claims(state, s)]
             memo[0], memo[1] = state, (state.turn, *seats)
         return tuple(memo[1])
+
+    def turn_seats(self, state: State) -> list[int]:
+        # [T5, T6] before the opening bid the others may look or claim out of turn, but the table
+        # waits for the opener's bid alone: only he is on the clock.
+        if state.phase == "auction" and state.bid == 0:
+            return [state.turn]
+        return self.to_act(state)
+
     def optional_decision(self, state: State, seat: int) -> bool:
         # [T6] a guess in the nine lottery has a quiet default (red): it may not hold the table up.
         return state.phase == "lottery"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any
 
 from app.games.base import Frozen, freeze
@@ -129,9 +130,7 @@ class State:
 
     def active(self) -> list[int]:
         """Seats playing this deal, clockwise from the dealer's left; with 4 the dealer sits out [T13]."""
-        n, dealer = self.players, self.dealer
-        last = n if n != 4 else n - 1  # the dealer, last in the order, sits out with four
-        return [(dealer + i) % n for i in range(1, last + 1)]
+        return list(_active_order(self.players, self.dealer))
 
     def next_active(self, seat: int, skip_passed: bool = False) -> int:
         order = self.active()
@@ -151,6 +150,14 @@ class State:
     def stuck(self, seat: int) -> bool:
         """[T17] "800 and stuck": at the limit or above a player may use no options."""
         return self.sheet.stuck_at_800 and self.scores[seat] >= self.sheet.stuck_score
+
+
+@cache
+def _active_order(players: int, dealer: int) -> tuple[int, ...]:
+    """``State.active`` for each table size and dealer, worked out once (it is asked several times
+    per move)."""
+    last = players if players != 4 else players - 1  # the dealer, last in the order, sits out with four
+    return tuple((dealer + i) % players for i in range(1, last + 1))
 
 
 class FrozenState(State, Frozen):

@@ -8,9 +8,10 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from app.games.base import Event
+from app.games.holdem import HOLDEM
 from app.games.holdem.common import event
 from app.games.holdem.pots import pots
-from app.games.holdem.state import Hand
+from app.games.holdem.state import HAND_OWN, STATE_OWN, FrozenState, Hand, State
 
 
 def test_quick_events_equal_plain_events() -> None:
@@ -61,3 +62,33 @@ def test_pots_shortcut_matches_the_layering() -> None:
         folded[rng.choice(players)] = False
         h = SimpleNamespace(players=players, committed=committed, antes=antes, folded=folded)
         assert pots(cast(Hand, h)) == _layered_pots(players, committed, antes, folded)
+
+
+def test_clone_copies_every_field_and_owns_the_changed_lists() -> None:
+    # clone() sets the slots of an empty instance instead of calling __init__: every field must
+    # come across, the lists a move changes in place must be fresh copies, and nothing may
+    # depend on __init__ having run.
+    assert not hasattr(State, "__post_init__") and not hasattr(Hand, "__post_init__")
+    sheet = HOLDEM.sheet({"seats": 6})
+    state = HOLDEM.new(sheet, 6, seed="clone")
+    rng = random.Random(7)
+    for _ in range(40):
+        copy = state.clone()
+        assert type(copy) is State and isinstance(state, FrozenState)
+        for f in dataclasses.fields(State):
+            if f.name != "hand":
+                assert getattr(copy, f.name) == getattr(state, f.name), f.name
+                assert (getattr(copy, f.name) is getattr(state, f.name)) == (f.name not in STATE_OWN), f.name
+        if state.hand is None:
+            assert copy.hand is None
+            break
+        assert copy.hand is not state.hand
+        for f in dataclasses.fields(Hand):
+            assert getattr(copy.hand, f.name) == getattr(state.hand, f.name), f.name
+            same = getattr(copy.hand, f.name) is getattr(state.hand, f.name)
+            assert same == (f.name not in HAND_OWN), f.name
+        seat = HOLDEM.to_act(state)[0]
+        move = rng.choice(HOLDEM.legal_actions(state, seat))
+        if "min" in move:
+            move = {"type": move["type"], "to": move["min"]}
+        state, _ = HOLDEM.apply(state, seat, move)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -76,122 +78,115 @@ async def test_turn_timer_makes_the_default_move(engine: AsyncEngine) -> None:
     await manager.stop()
 
 
-async def _two_instances(url: str) -> tuple[RoomManager, RoomManager, list[AsyncEngine]]:
+@asynccontextmanager
+async def _two_instances(url: str) -> AsyncIterator[tuple[RoomManager, RoomManager, list[AsyncEngine]]]:
+    """Two room managers on one database, each with its own engine; stopped and disposed after."""
     engines = [make_engine(url), make_engine(url)]
     await upgrade(engines[0])
     first = await _manager(engines[0])
     second = await _manager(engines[1])
-    return first, second, engines
+    try:
+        yield first, second, engines
+    finally:
+        for manager in (first, second):
+            await manager.stop()
+        for eng in engines:
+            await eng.dispose()
 
 
 async def test_a_second_instance_that_moved_late_is_refused_and_catches_up(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
-    first, second, engines = await _two_instances(url)
-    made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-    room_a = await first.get(made["room"])
-    joined = await room_a.join("Mati", None)
-    room_b = await second.get(made["room"])
-    a0, b1 = Recorder(), Recorder()
-    await room_a.attach(a0, made["token"], None)
-    await room_b.attach(b1, joined["token"], None)
-    await room_a.host(a0, "start", "start", {})
-    await room_b.sync()  # what a NOTIFY triggers on PostgreSQL
-    assert room_a.version == room_b.version == 1
-    # Both instances hold version 1; A stores a move first, B's move at version 1 must then fail.
-    await room_a.act(a0, "first", room_a.game.legal_actions(room_a.state, 0)[0], None)
-    assert room_a.version == 2 and room_b.version == 1
-    late = room_b.game.legal_actions(room_b.state, 1)[0]
-    await room_b.act(b1, "late", late, None)
-    assert b1.last("error") == {"type": "error", "id": "late", "code": "stale_version",
-                                "message": b1.last("error")["message"]}
-    # B caught up with the database (the truth) and told its socket what it missed, events
-    # included; the same id may now succeed.
-    assert room_b.version == 2 and b1.last("state")["version"] == 2
-    assert [(e["version"], e["seat"]) for e in b1.last("state")["events"]] == [(2, 0)] * len(
-        b1.last("state")["events"]) and b1.last("state")["events"]
-    # The NOTIFY of A's move comes after that: B has nothing new, so its sockets hear nothing.
-    heard = len(b1.messages)
-    await room_b.sync()
-    assert len(b1.messages) == heard
-    entries = await queries.log_since(engines[0], room_a.id, 0)
-    assert [e.msg_id for e in entries] == [None, "first"]
-    await room_b.act(b1, "late", room_b.game.legal_actions(room_b.state, 1)[0], None)
-    assert b1.last("ack") == {"type": "ack", "id": "late", "version": 3}
-    for manager in (first, second):
-        await manager.stop()
-    for eng in engines:
-        await eng.dispose()
+    async with _two_instances(url) as (first, second, engines):
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        room_a = await first.get(made["room"])
+        joined = await room_a.join("Mati", None)
+        room_b = await second.get(made["room"])
+        a0, b1 = Recorder(), Recorder()
+        await room_a.attach(a0, made["token"], None)
+        await room_b.attach(b1, joined["token"], None)
+        await room_a.host(a0, "start", "start", {})
+        await room_b.sync()  # what a NOTIFY triggers on PostgreSQL
+        assert room_a.version == room_b.version == 1
+        # Both instances hold version 1; A stores a move first, B's move at version 1 must then fail.
+        await room_a.act(a0, "first", room_a.game.legal_actions(room_a.state, 0)[0], None)
+        assert room_a.version == 2 and room_b.version == 1
+        late = room_b.game.legal_actions(room_b.state, 1)[0]
+        await room_b.act(b1, "late", late, None)
+        assert b1.last("error") == {"type": "error", "id": "late", "code": "stale_version",
+                                    "message": b1.last("error")["message"]}
+        # B caught up with the database (the truth) and told its socket what it missed, events
+        # included; the same id may now succeed.
+        assert room_b.version == 2 and b1.last("state")["version"] == 2
+        assert [(e["version"], e["seat"]) for e in b1.last("state")["events"]] == [(2, 0)] * len(
+            b1.last("state")["events"]) and b1.last("state")["events"]
+        # The NOTIFY of A's move comes after that: B has nothing new, so its sockets hear nothing.
+        heard = len(b1.messages)
+        await room_b.sync()
+        assert len(b1.messages) == heard
+        entries = await queries.log_since(engines[0], room_a.id, 0)
+        assert [e.msg_id for e in entries] == [None, "first"]
+        await room_b.act(b1, "late", room_b.game.legal_actions(room_b.state, 1)[0], None)
+        assert b1.last("ack") == {"type": "ack", "id": "late", "version": 3}
 
 
 async def test_a_sync_applies_the_new_log_entries_without_reloading_the_room(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
-    first, second, engines = await _two_instances(url)
-    made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-    room_a = await first.get(made["room"])
-    joined = await room_a.join("Mati", None)
-    room_b = await second.get(made["room"])
-    a0, a1, b1 = Recorder(), Recorder(), Recorder()
-    await room_a.attach(a0, made["token"], None)
-    await room_a.attach(a1, joined["token"], None)
-    await room_b.attach(b1, joined["token"], None)
+    async with _two_instances(url) as (first, second, _engines):
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        room_a = await first.get(made["room"])
+        joined = await room_a.join("Mati", None)
+        room_b = await second.get(made["room"])
+        a0, a1, b1 = Recorder(), Recorder(), Recorder()
+        await room_a.attach(a0, made["token"], None)
+        await room_a.attach(a1, joined["token"], None)
+        await room_b.attach(b1, joined["token"], None)
 
-    def no_reload(*_args: Any, **_kwargs: Any) -> Any:
-        raise AssertionError("the room was reloaded")
+        def no_reload(*_args: Any, **_kwargs: Any) -> Any:
+            raise AssertionError("the room was reloaded")
 
-    monkeypatch.setattr(queries, "load_room", no_reload)
-    await room_a.host(a0, "start", "start", {})
-    await room_b.sync()
-    rng = random.Random(5)
-    seat_one_sent: list[str] = []
-    for i in range(12):
-        seat = rng.choice(room_a.game.to_act(room_a.state))
-        await room_a.act([a0, a1][seat], f"s{i}", room_a.game.legal_actions(room_a.state, seat)[0], None)
-        if seat == 1:
-            seat_one_sent.append(f"s{i}")
+        monkeypatch.setattr(queries, "load_room", no_reload)
+        await room_a.host(a0, "start", "start", {})
         await room_b.sync()
-        # The same state as the instance that made the moves, reached by applying the entries.
-        assert room_b.version == room_a.version
-        assert room_b.game.dump(room_b.state) == room_a.game.dump(room_a.state)
-        assert b1.last("state") == a1.last("state")
-    # A retry on B of a message A stored gets its ack, not a second move.
-    assert seat_one_sent
-    await room_b.act(b1, seat_one_sent[-1], {"type": "anything"}, None)
-    assert b1.messages[-1]["type"] == "ack" and b1.messages[-1]["id"] == seat_one_sent[-1]
-    for manager in (first, second):
-        await manager.stop()
-    for eng in engines:
-        await eng.dispose()
+        rng = random.Random(5)
+        seat_one_sent: list[str] = []
+        for i in range(12):
+            seat = rng.choice(room_a.game.to_act(room_a.state))
+            await room_a.act([a0, a1][seat], f"s{i}", room_a.game.legal_actions(room_a.state, seat)[0], None)
+            if seat == 1:
+                seat_one_sent.append(f"s{i}")
+            await room_b.sync()
+            # The same state as the instance that made the moves, reached by applying the entries.
+            assert room_b.version == room_a.version
+            assert room_b.game.dump(room_b.state) == room_a.game.dump(room_a.state)
+            assert b1.last("state") == a1.last("state")
+        # A retry on B of a message A stored gets its ack, not a second move.
+        assert seat_one_sent
+        await room_b.act(b1, seat_one_sent[-1], {"type": "anything"}, None)
+        assert b1.messages[-1]["type"] == "ack" and b1.messages[-1]["id"] == seat_one_sent[-1]
 
 
 @needs_postgres
 async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None:
-    async with fresh_postgres() as url:
-        first, second, engines = await _two_instances(url)
-        try:
-            made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-            room_a = await first.get(made["room"])
-            joined = await room_a.join("Mati", None)
-            room_b = await second.get(made["room"])
-            a0, b1 = Recorder(), Recorder()
-            await room_a.attach(a0, made["token"], None)
-            await room_b.attach(b1, joined["token"], None)
-            await room_a.host(a0, "start", "start", {})
-            def dealt() -> list[dict[str, Any]]:
-                return [m for m in b1.messages if m["type"] == "state" and m["version"] == 1]
+    async with fresh_postgres() as url, _two_instances(url) as (first, second, _engines):
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        room_a = await first.get(made["room"])
+        joined = await room_a.join("Mati", None)
+        room_b = await second.get(made["room"])
+        a0, b1 = Recorder(), Recorder()
+        await room_a.attach(a0, made["token"], None)
+        await room_b.attach(b1, joined["token"], None)
+        await room_a.host(a0, "start", "start", {})
+        def dealt() -> list[dict[str, Any]]:
+            return [m for m in b1.messages if m["type"] == "state" and m["version"] == 1]
 
-            for _ in range(250):
-                if dealt():
-                    break
-                await asyncio.sleep(0.02)
-            assert room_b.version == 1
-            assert dealt()[0]["view"]["you"] == 1
-            assert [e["type"] for e in dealt()[0]["events"]] == ["deal", "shuffle_commitment"]
-        finally:
-            for manager in (first, second):
-                await manager.stop()
-            for eng in engines:
-                await eng.dispose()
+        for _ in range(250):
+            if dealt():
+                break
+            await asyncio.sleep(0.02)
+        assert room_b.version == 1
+        assert dealt()[0]["view"]["you"] == 1
+        assert [e["type"] for e in dealt()[0]["events"]] == ["deal", "shuffle_commitment"]
 
 
 async def test_an_id_older_than_the_reply_cache_is_still_applied_once(engine: AsyncEngine) -> None:
@@ -250,79 +245,65 @@ async def _wait_for(check: Any, what: str) -> None:
 
 @needs_postgres
 async def test_one_owner_per_room_and_a_stale_owners_write_is_refused() -> None:
-    async with fresh_postgres() as url:
-        first, second, engines = await _two_instances(url)
-        try:
-            made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-            room_a = await first.get(made["room"])
-            joined = await room_a.join("Mati", None)
-            room_b = await second.get(made["room"])
-            # The first instance loaded the room first: it owns it; the second follows.
-            assert room_a.epoch is not None and room_b.epoch is None and room_b.lease_owner == first.instance
-            # Both players have a socket on each instance.
-            on_a, on_b = [Recorder(), Recorder()], [Recorder(), Recorder()]
-            for room, subs in ((room_a, on_a), (room_b, on_b)):
-                await room.attach(subs[0], made["token"], None)
-                await room.attach(subs[1], joined["token"], None)
-            await room_a.host(on_a[0], "start", "start", {})
-            await _wait_for(lambda: room_b.version == room_a.version == 1, "the deal reached the follower")
-            # A move on the follower is handed to the owner, which stores it.
-            seat = room_b.game.to_act(room_b.state)[0]
-            mover = on_b[seat]
-            await room_b.act(mover, "handed", room_b.game.legal_actions(room_b.state, seat)[0], None)
-            await _wait_for(lambda: any(m["type"] == "ack" and m["id"] == "handed" for m in mover.messages),
-                            "the owner's ack")
-            await _wait_for(lambda: room_b.version == room_a.version == 2, "the move reached both")
-            # The owner's lease runs out unrenewed (as if it had hung); the follower, with a socket
-            # in the room, takes the room over under a new epoch.
-            async with engines[0].begin() as conn:
-                await conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE id = :id"), {"id": room_a.id})
-            await second.tend_leases()
-            await _wait_for(lambda: room_b.epoch is not None, "the take-over")
-            assert room_b.epoch > (room_a.epoch or 0)
-            # The stale owner still thinks it owns the room: its write is refused, nothing is stored.
-            seat = room_a.game.to_act(room_a.state)[0]
-            sub = on_a[seat]
-            await room_a.act(sub, "stale", room_a.game.legal_actions(room_a.state, seat)[0], None)
-            assert sub.last("error")["code"] == "stale_version"
-            entries = await queries.log_since(engines[0], room_a.id, 0)
-            assert "stale" not in [e.msg_id for e in entries] and entries[-1].version == 2
-            # It learned that it lost the room: it follows now, and hands the same id to the new owner.
-            assert room_a.epoch is None and room_a.lease_owner == second.instance
-            await room_a.act(sub, "stale", room_a.game.legal_actions(room_a.state, seat)[0], None)
-            await _wait_for(lambda: any(m["type"] == "ack" and m["id"] == "stale" for m in sub.messages),
-                            "the new owner's ack")
-            entries = await queries.log_since(engines[0], room_a.id, 0)
-            assert [e.msg_id for e in entries].count("stale") == 1
-        finally:
-            for manager in (first, second):
-                await manager.stop()
-            for eng in engines:
-                await eng.dispose()
+    async with fresh_postgres() as url, _two_instances(url) as (first, second, engines):
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        room_a = await first.get(made["room"])
+        joined = await room_a.join("Mati", None)
+        room_b = await second.get(made["room"])
+        # The first instance loaded the room first: it owns it; the second follows.
+        assert room_a.epoch is not None and room_b.epoch is None and room_b.lease_owner == first.instance
+        # Both players have a socket on each instance.
+        on_a, on_b = [Recorder(), Recorder()], [Recorder(), Recorder()]
+        for room, subs in ((room_a, on_a), (room_b, on_b)):
+            await room.attach(subs[0], made["token"], None)
+            await room.attach(subs[1], joined["token"], None)
+        await room_a.host(on_a[0], "start", "start", {})
+        await _wait_for(lambda: room_b.version == room_a.version == 1, "the deal reached the follower")
+        # A move on the follower is handed to the owner, which stores it.
+        seat = room_b.game.to_act(room_b.state)[0]
+        mover = on_b[seat]
+        await room_b.act(mover, "handed", room_b.game.legal_actions(room_b.state, seat)[0], None)
+        await _wait_for(lambda: any(m["type"] == "ack" and m["id"] == "handed" for m in mover.messages),
+                        "the owner's ack")
+        await _wait_for(lambda: room_b.version == room_a.version == 2, "the move reached both")
+        # The owner's lease runs out unrenewed (as if it had hung); the follower, with a socket
+        # in the room, takes the room over under a new epoch.
+        async with engines[0].begin() as conn:
+            await conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE id = :id"), {"id": room_a.id})
+        await second.tend_leases()
+        await _wait_for(lambda: room_b.epoch is not None, "the take-over")
+        assert room_b.epoch > (room_a.epoch or 0)
+        # The stale owner still thinks it owns the room: its write is refused, nothing is stored.
+        seat = room_a.game.to_act(room_a.state)[0]
+        sub = on_a[seat]
+        await room_a.act(sub, "stale", room_a.game.legal_actions(room_a.state, seat)[0], None)
+        assert sub.last("error")["code"] == "stale_version"
+        entries = await queries.log_since(engines[0], room_a.id, 0)
+        assert "stale" not in [e.msg_id for e in entries] and entries[-1].version == 2
+        # It learned that it lost the room: it follows now, and hands the same id to the new owner.
+        assert room_a.epoch is None and room_a.lease_owner == second.instance
+        await room_a.act(sub, "stale", room_a.game.legal_actions(room_a.state, seat)[0], None)
+        await _wait_for(lambda: any(m["type"] == "ack" and m["id"] == "stale" for m in sub.messages),
+                        "the new owner's ack")
+        entries = await queries.log_since(engines[0], room_a.id, 0)
+        assert [e.msg_id for e in entries].count("stale") == 1
 
 
 @needs_postgres
 async def test_an_owner_without_sockets_in_a_room_gives_it_to_the_instance_that_has_them() -> None:
-    async with fresh_postgres() as url:
-        first, second, engines = await _two_instances(url)
-        try:
-            made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-            # The first instance loads the room (an API call, say) and so owns it, with no socket.
-            room_a = await first.get(made["room"])
-            await room_a.join("Mati", None)
-            assert room_a.epoch is not None and not room_a.subscribers
-            # The proxy sends the room's players to the second instance: it asks for the room.
-            room_b = await second.get(made["room"])
-            assert room_b.epoch is None
-            sub = Recorder()
-            await room_b.attach(sub, made["token"], None)
-            await _wait_for(lambda: room_b.epoch is not None, "the hand-over of the room")
-            assert room_a.epoch is None and room_b.epoch > 0
-            # It runs the room now: the host's start is stored here, under its epoch.
-            await room_b.host(sub, "start", "start", {})
-            assert sub.last("ack")["id"] == "start" and room_b.version == 1
-        finally:
-            for manager in (first, second):
-                await manager.stop()
-            for eng in engines:
-                await eng.dispose()
+    async with fresh_postgres() as url, _two_instances(url) as (first, second, _engines):
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        # The first instance loads the room (an API call, say) and so owns it, with no socket.
+        room_a = await first.get(made["room"])
+        await room_a.join("Mati", None)
+        assert room_a.epoch is not None and not room_a.subscribers
+        # The proxy sends the room's players to the second instance: it asks for the room.
+        room_b = await second.get(made["room"])
+        assert room_b.epoch is None
+        sub = Recorder()
+        await room_b.attach(sub, made["token"], None)
+        await _wait_for(lambda: room_b.epoch is not None, "the hand-over of the room")
+        assert room_a.epoch is None and room_b.epoch > 0
+        # It runs the room now: the host's start is stored here, under its epoch.
+        await room_b.host(sub, "start", "start", {})
+        assert sub.last("ack")["id"] == "start" and room_b.version == 1

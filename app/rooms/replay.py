@@ -17,7 +17,7 @@ from typing import Any
 from app.games.base import Game, RuleSheetBase
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
-from app.rooms.room import SERVER_SEAT, Room, _event_json, _visible
+from app.rooms.room import Room, _event_json, _visible, apply_entry
 from app.rooms.tokens import hash_token
 from app.store.queries import LogEntry
 
@@ -57,10 +57,7 @@ def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntr
     state: Any = None
     page: list[dict[str, Any]] = []
     for index, entry in enumerate(entries):
-        if entry.kind == "deal":
-            state = game.new(sheet, players, seed=entry.action["seed"])
-        else:
-            state, _ = game.apply(state, SERVER_SEAT if entry.seat is None else entry.seat, entry.action)
+        state = apply_entry(game, sheet, state, entry)
         if index >= start + count:
             break
         if index >= start:

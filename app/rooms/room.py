@@ -128,6 +128,15 @@ def _visible(row: Mapping[str, Any], seat: int | None, version: int = 0, since: 
     return audience is None or (seat is not None and seat in audience and version >= since)
 
 
+def apply_entry(game: Game[Any, Any], sheet: RuleSheetBase, state: Any, entry: LogEntry) -> Any:
+    """A logged entry applied again: a deal starts from its seed, anything else is an action."""
+    if entry.kind == "deal":
+        return game.new(sheet, entry.action["players"], seed=entry.action["seed"])
+    seat = SERVER_SEAT if entry.seat is None else entry.seat
+    state, _ = game.apply(state, seat, entry.action)
+    return state
+
+
 def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
     event = {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
     if entry.kind == "bot":
@@ -230,12 +239,7 @@ class Room:
         self.by_token = {m.token_hash: m for m in self.members.values()}
 
     def _replay(self, state: Any, entry: LogEntry) -> Any:
-        """A logged entry applied again: a deal starts from its seed, anything else is an action."""
-        if entry.kind == "deal":
-            return self.game.new(self.sheet, entry.action["players"], seed=entry.action["seed"])
-        seat = SERVER_SEAT if entry.seat is None else entry.seat
-        state, _ = self.game.apply(state, seat, entry.action)
-        return state
+        return apply_entry(self.game, self.sheet, state, entry)
 
     # -- who is who --------------------------------------------------------------------------
 

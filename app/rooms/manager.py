@@ -629,12 +629,14 @@ class RoomManager:
         to its player's token (see app/rooms/replay.py)."""
         room = await self.get(room_id)
         replay.check_finished(room.game, game_no, room.game_no, room.state)
-        seat = replay.viewer_seat(room, game_no, seat, token)
         entries = await queries.game_log(self.engine, room.id, game_no)
+        open_seats = replay.revealed(entries)
+        seat = replay.viewer_seat(room, game_no, seat, token, open_seats)
         # Rebuilding a long game takes a while: off the event loop, so other rooms keep moving.
         result = await asyncio.to_thread(replay.frames, room.game, room.sheet, entries, seat, start, count)
-        names = {seat_no: m.name for seat_no, m in room.seated().items()}
-        return {"game": room.game.name, "game_no": game_no, "seat": seat,
+        # Seats are renumbered at each deal: the names known are those of the latest game's seats.
+        names = {seat_no: m.name for seat_no, m in room.seated().items()} if game_no == room.game_no else {}
+        return {"game": room.game.name, "game_no": game_no, "seat": seat, "open_seats": open_seats,
                 "names": [names.get(s) for s in range(result["players"])], **result}
 
     async def healthy(self) -> bool:

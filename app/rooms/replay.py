@@ -3,10 +3,12 @@ seat (or a spectator) was shown it.
 
 A frame is shaped like a ``state`` message (docs/protocol.md) without moves, so the page draws it with
 the same table module as live play. A game's replay opens once it has ended, and shows no more than
-live play did: a spectator's frames to anyone, a seat's frames only to the member who played that
-seat in the room's latest game (their token; seats are renumbered at each deal, so an earlier game's
-seats are not known to be theirs). Frames come in pages (``start``, ``count``); each request rebuilds
-the game from its deal, which costs about as much as loading the room.
+live play or the game's revealed secrets do: a spectator's frames to anyone; every seat's frames to
+anyone once a fair deal's seed is revealed (the game's end); for a game dealt before deals were fair,
+a seat's frames only to the member who played that seat in the room's latest game (their token;
+seats are renumbered at each deal, so an earlier game's seats are not known to be theirs). Frames
+come in pages (``start``, ``count``); each request rebuilds the game from its deal, which costs
+about as much as loading the room.
 """
 
 from __future__ import annotations
@@ -78,14 +80,24 @@ def check_finished(game: Game[Any, Any], game_no: int, current_no: int, current_
         raise RoomError("game_not_over", "This game has not ended; its replay opens when it does.", 409)
 
 
-def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None) -> int | None:
-    """The seat whose frames the caller may see: ``None`` (a spectator's) for anyone; a seat only
-    for the member who played it in the room's latest game."""
+def revealed(entries: Sequence[LogEntry]) -> bool:
+    """Whether the game's secrets are out: a fair deal (docs/fairness.md) reveals its server seed
+    when the game ends, from which every card it dealt can be worked out."""
+    return bool(entries) and entries[0].kind == "deal" and "fair" in entries[0].action
+
+
+def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,
+                open_seats: bool) -> int | None:
+    """The seat whose frames the caller may see: ``None`` (a spectator's) for anyone; any seat of a
+    finished fair game (its seed is revealed, so nothing it dealt is hidden any more); otherwise a
+    seat only for the member who played it in the room's latest game."""
     if seat is None:
         return None
     member = room.by_token.get(hash_token(token)) if token is not None and is_token(token) else None
     if token is not None and (member is None or member.status == "gone"):
         raise RoomError("bad_token", "That token holds no seat in this room.", 403)
+    if open_seats:
+        return seat
     if (member is None or game_no != room.game_no or member.status != "seated" or member.seat != seat
             or room._took_over(member)):
         raise RoomError("not_your_seat", "Only the player of that seat may watch the game from it.", 403)

@@ -2,6 +2,7 @@
 // the room's own wording otherwise. Shared by the room page and the replay page.
 
 import { t, tMaybe } from "./i18n.js";
+import { describeFairEvent } from "./fairpanel.js";
 
 // The room's own line at a game's end: who won and, where there is one, who lost.
 function resultLine(event) {
@@ -15,6 +16,9 @@ function resultLine(event) {
 
 export function describeEvent(event, module, seatName) {
   if (event.type === "game_result") return resultLine(event);
+  // The fair deal's commitments and reveals are the room's own events.
+  const fair = describeFairEvent(event);
+  if (fair) return fair;
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return text;
   const who = event.seat !== undefined && event.seat !== null ? `${seatName(event.seat)}: ` : "";

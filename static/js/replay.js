@@ -18,6 +18,7 @@ const replay = {
   table: null,
   seat: null, // null: as a spectator saw it
   own: null, // this browser's seat in the room and its token, when it has one
+  openSeats: false, // every seat may be watched (a fair game's seed is revealed at its end)
   names: [],
   frames: [], // every frame of the game for the chosen seat, loaded page by page
   length: 0,
@@ -48,7 +49,7 @@ function showFatal(text) {
 // A seat's frames need its player's token; a spectator's are open to anyone.
 async function fetchPage(seat, start) {
   const query = seat === null ? `start=${start}` : `seat=${seat}&start=${start}`;
-  return api.replay(roomId, gameNo, query, seat === null ? null : replay.own.token);
+  return api.replay(roomId, gameNo, query, seat === null || !replay.own ? null : replay.own.token);
 }
 
 // The first page draws at once; the rest of the game loads behind it.
@@ -60,9 +61,10 @@ async function loadSeat(seat) {
   replay.names = first.names;
   replay.length = first.length;
   replay.marks = first.marks;
+  replay.openSeats = Boolean(first.open_seats);
   replay.frames = first.frames;
   mountTable();
-  fillChoices();
+  fillChoices(first.players);
   show(Math.min(replay.index, replay.frames.length - 1));
   while (replay.frames.length < replay.length) {
     const page = await fetchPage(seat, replay.frames.length);
@@ -93,13 +95,16 @@ function mountTable() {
   $("#dock").hidden = false;
 }
 
-// Whose eyes: a spectator's, or this player's own seat (the server shows no one else's hand).
-function fillChoices() {
+// Whose eyes: a spectator's, or a seat's: any seat once the game's seed is revealed, else only
+// this player's own (the server shows no one else's hand).
+function fillChoices(players) {
   const seats = clear($("#replay-seat"));
   seats.append(h("option", { value: "" }, t("A spectator")));
-  if (replay.own) {
-    seats.append(h("option", { value: String(replay.own.seat) },
-      t("{name} (you)", { name: seatName(replay.own.seat) })));
+  const own = replay.own ? replay.own.seat : null;
+  const shown = replay.openSeats ? [...Array(players).keys()] : (own === null ? [] : [own]);
+  for (const seat of shown) {
+    const label = seat === own ? t("{name} (you)", { name: seatName(seat) }) : seatName(seat);
+    seats.append(h("option", { value: String(seat) }, label));
   }
   seats.value = replay.seat === null ? "" : String(replay.seat);
   const jump = clear($("#replay-jump"));
@@ -219,13 +224,14 @@ async function start() {
     const stored = storedSeat(roomId);
     if (stored && stored.token && Number.isInteger(stored.seat)) replay.own = { seat: stored.seat, token: stored.token };
     const asked = new URLSearchParams(window.location.search).get("seat");
-    const seat = replay.own && asked !== null && Number(asked) === replay.own.seat ? replay.own.seat : null;
+    const seat = asked !== null && /^\d+$/.test(asked) ? Number(asked) : null;
     try {
       await loadSeat(seat);
     } catch (error) {
-      // Not this player's seat in this game (an earlier game, a seat taken over): a spectator's view.
-      if (seat === null || error.status !== 403) throw error;
-      replay.own = null;
+      // A seat this viewer may not watch (a game dealt before deals were fair, an earlier game, a
+      // seat taken over): the spectator's view.
+      if (seat === null || (error.status !== 403 && error.status !== 422)) throw error;
+      if (replay.own && replay.own.seat === seat) replay.own = null;
       await loadSeat(null);
     }
   } catch (error) {

@@ -8,7 +8,7 @@ import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 import { TABLES } from "./tables/index.js";
 import { describeEvent as describeLine } from "./eventlog.js";
-import { contribute, describeFairEvent, noteState, sideBox, verifyBox } from "./fairpanel.js";
+import { contribute, noteState, sideBox, verifyBox } from "./fairpanel.js";
 
 
 const roomId = $("#room").dataset.room;
@@ -430,8 +430,7 @@ function renderTimer(message) {
 }
 
 function describeEvent(event) {
-  // The fairness events (commitments, reveals) are the room's, worded here; the rest as any log line.
-  return describeFairEvent(event) || describeLine(event, session.tableModule, seatName);
+  return describeLine(event, session.tableModule, seatName);
 }
 
 function addLog(event) {

@@ -75,12 +75,20 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     public = set(view["pile"]) | {c for p in view["players"] for c in (p.get("face_up") or []) if c}
     on_page = set(host.page.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)"))
     assert on_page <= public and not on_page & set(first["hand"])
+    # The game's seed was revealed at its end, so the bot's seat may be watched too: its own hand.
+    assert host.page.locator("#replay-seat option").count() == 3
+    host.page.select_option("#replay-seat", value="1")
+    host.page.wait_for_function("() => window.houserules.seat === 1 && window.houserules.index === 0")
+    bot = shown(host)
+    assert bot["hand"] and sorted(bot["hand"]) == sorted(bot["frame"]["view"]["hand"])
+    assert not set(bot["hand"]) & set(first["hand"])
     # Autoplay moves on by itself and stops at the end; the button then offers it again.
     host.page.click("#replay-play")
     host.page.wait_for_function("() => window.houserules.index >= 2")
     host.page.click("#replay-play")
     assert host.page.get_attribute("#replay-play", "aria-pressed") == "false"
     shoot(host, artefacts, "replay-bot-seat-et")
+    assert "seat=1" in host.page.url
 
 
 def test_an_unfinished_game_has_no_replay_yet(people: Callable[..., Player]) -> None:

@@ -8,12 +8,29 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select, update
 
+from app.store.db import make_engine
+from app.store.queries import log
 from tests.e2e.client import Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.support import ServerProcess
 
 TIMEOUT = 30.0
+
+
+async def forget_fairness(database_url: str, room: str) -> None:
+    """Makes the room's first game look dealt before deals were fair (no ``fair`` in its deal)."""
+    engine = make_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            deal = (await conn.execute(select(log.c.version, log.c.action).where(
+                log.c.room_id == room, log.c.game_no == 1, log.c.kind == "deal"))).one()
+            action = {k: v for k, v in deal.action.items() if k != "fair"}
+            await conn.execute(update(log).where(log.c.room_id == room, log.c.version == deal.version)
+                               .values(action=action))
+    finally:
+        await engine.dispose()
 
 
 def sent_views(client: Client) -> dict[int, Any]:
@@ -86,13 +103,16 @@ async def test_a_finished_game_replays_the_views_each_seat_was_sent(
         deals = [m["number"] for m in marks[1:]]
         assert deals == sorted(deals) and all(m["kind"] == ("deal" if game == "thousand" else "hand")
                                               for m in marks[1:])
-        # A seat's frames are its player's only: another player's token, none or a made-up one is refused.
+        # The game's seed is revealed at its end, so every seat's frames are open to anyone: seat 1's
+        # without a token are what seat 1's socket was sent.
+        other = await all_frames(http, room, 1, 1)
+        assert other["open_seats"] is True
+        assert {f["version"]: f["view"] for f in other["frames"]} | sent_views(seated[1]) == {
+            f["version"]: f["view"] for f in other["frames"]}
         host_token = {"Authorization": f"Bearer {tokens[0]}"}
         for params, path, status, code, headers in (
-            ({"seat": 1}, "1", 403, "not_your_seat", host_token),
-            ({"seat": 0}, "1", 403, "not_your_seat", {}),
             ({"seat": 0}, "1", 403, "bad_token", {"Authorization": "Bearer " + "x" * 43}),
-            ({"seat": players}, "1", 403, "not_your_seat", host_token),
+            ({"seat": players}, "1", 422, "bad_seat", host_token),
             ({}, "2", 404, "unknown_game", {}),
             ({"seat": -1}, "1", 422, None, {}),
             ({"count": 201}, "1", 422, None, {}),
@@ -102,6 +122,17 @@ async def test_a_finished_game_replays_the_views_each_seat_was_sent(
             assert bad.status_code == status, (params, path, bad.text)
             if code:
                 assert bad.json()["code"] == code
+        # A game dealt before deals were fair never revealed its seed: there a seat's frames are its
+        # player's only (another player's token or none is refused), a spectator's open to all.
+        await forget_fairness(backend.database_url(), room)
+        for params, status, headers in (({"seat": 1}, 403, host_token), ({"seat": 0}, 403, {}),
+                                        ({"seat": 0}, 200, host_token), ({}, 200, {})):
+            answer = await http.get(f"/api/rooms/{room}/games/1/replay", params=params, headers=headers)
+            assert answer.status_code == status, (params, answer.text)
+            if status == 403:
+                assert answer.json()["code"] == "not_your_seat"
+            else:
+                assert answer.json()["open_seats"] is False
         past_end = await http.get(f"/api/rooms/{room}/games/1/replay", params={"start": 10_000})
         assert past_end.status_code == 200 and past_end.json()["frames"] == []
     for client in everyone:

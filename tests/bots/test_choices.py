@@ -1,4 +1,4 @@
-"""What the bots choose in given positions: the sense the issue asks of each game's "good" bot.
+"""What the bots choose in given positions: the sense expected of each game's "good" bot.
 
 Positions are real deals from the engines (fixed decks), so the views and legal moves are exactly
 what a seat gets at a table.

@@ -186,11 +186,14 @@ def test_thousand_game_through_auction_talon_and_tricks(
     row = state["view"]["score_sheet"][-1]
     shown_totals = [int(players[0].page.inner_text(f'[data-total="{s}"]')) for s in range(3)]
     assert shown_totals == row["totals"]
-    # The game-over headline names the winner, in view; the log has each deal's score, not "deals".
-    winner = {0: "Kati", 1: "Mati", 2: "Juku"}[state["outcome"]["placings"][0][0]]
+    # The game-over headline names the winner (or the winners, when two reach the target together),
+    # in view; the log has each deal's score, not "deals".
+    names = {0: "Kati", 1: "Mati", 2: "Juku"}
+    winners = [names[seat] for seat in state["outcome"]["placings"][0]]
+    headline = f"{winners[0]} wins!" if len(winners) == 1 else f"{', '.join(winners)} share the win!"
     for player in players:
         player.page.wait_for_selector("#result:not([hidden])")
-    assert players[0].page.inner_text("#headline") == f"{winner} wins!"
+    assert players[0].page.inner_text("#headline") == headline
     for player in players:
         seen = screen(player)
         box = player.page.locator("#headline").bounding_box()

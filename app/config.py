@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     rooms_per_minute: float = Field(10, ge=0)
     joins_per_minute: float = Field(30, ge=0)
     sheet_saves_per_minute: float = Field(10, ge=0)
+    # Game records, histories and replay pages fetched a minute: each one replays a game, so a
+    # stranger may not make the server do it without end.
+    records_per_minute: float = Field(60, ge=0)
     # Join requests waiting for the host's approval in one room.
     max_pending_requests: int = Field(20, ge=1)
     # Sockets one member (token) may hold open at once; a new one closes the oldest.

@@ -68,7 +68,8 @@ def serving_with(launcher: Any, http: str | None, websocket: str | None) -> str:
 def startup_line(settings: Settings, where: str, serving: str = "") -> str:
     limits = (f"body {settings.max_body_bytes} B, sheet {settings.sheet_max_items} items/"
               f"{settings.sheet_max_bytes} B, per address a minute: rooms {settings.rooms_per_minute:g}, "
-              f"joins {settings.joins_per_minute:g}, sheet saves {settings.sheet_saves_per_minute:g}; "
+              f"joins {settings.joins_per_minute:g}, sheet saves {settings.sheet_saves_per_minute:g}, "
+              f"records {settings.records_per_minute:g}; "
               f"per member: {settings.member_rate:g} moves/s, {settings.chat_per_minute:g} chat lines/min, "
               f"{settings.max_sockets_per_member} sockets; frames {settings.ws_max_size} B")
     origin = settings.public_origin or "same host as the page"
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         "rooms": Buckets(settings.rooms_per_minute),
         "joins": Buckets(settings.joins_per_minute),
         "sheets": Buckets(settings.sheet_saves_per_minute),
+        "records": Buckets(settings.records_per_minute),
     }
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
 

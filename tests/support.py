@@ -93,7 +93,8 @@ class PortTaken(Exception):
 # per-address and per-member rate limits are lifted for test servers (0 turns a per-minute limit
 # off). The limits' own tests (tests/web/test_limits.py) set them back.
 LIFTED_LIMITS = {"HOUSERULES_ROOMS_PER_MINUTE": "0", "HOUSERULES_JOINS_PER_MINUTE": "0",
-                 "HOUSERULES_SHEET_SAVES_PER_MINUTE": "0", "HOUSERULES_MEMBER_RATE": "10000",
+                 "HOUSERULES_SHEET_SAVES_PER_MINUTE": "0", "HOUSERULES_RECORDS_PER_MINUTE": "0",
+                 "HOUSERULES_MEMBER_RATE": "10000",
                  "HOUSERULES_MEMBER_BURST": "10000"}
 
 

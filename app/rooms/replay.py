@@ -81,9 +81,9 @@ def check_finished(game: Game[Any, Any], game_no: int, current_no: int, current_
 
 
 def revealed(entries: Sequence[LogEntry]) -> bool:
-    """Whether the game's secrets are out: a fair deal (docs/fairness.md) reveals its server seed
-    when the game ends, from which every card it dealt can be worked out."""
-    return bool(entries) and entries[0].kind == "deal" and "fair" in entries[0].action
+    """Whether the game's secrets are out: a fair deal's ``reveal`` (docs/fairness.md) gives its
+    server seed at the game's end, from which every card it dealt can be worked out."""
+    return any(row.get("type") == "reveal" for entry in reversed(entries) for row in entry.events)
 
 
 def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,

@@ -169,15 +169,25 @@ def _entry(row: Any) -> LogEntry:
                     action=row.action, events=row.events, member_id=row.member_id, msg_id=row.msg_id)
 
 
+async def _room_and_members(conn: AsyncConnection, room_id: str
+                            ) -> tuple[Any, Sequence[Any]] | None:
+    """The room row and its members (by id), or ``None`` for an unknown room."""
+    room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
+    if room is None:
+        return None
+    people = (await conn.execute(
+        select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+    return room, people
+
+
 async def load_room(engine: AsyncEngine, room_id: str, *, recent: int = 64, chat_rows: int = 30
                     ) -> RoomRecord | None:
     """Everything needed to rebuild a room: its row, members, the last snapshot and the log after it."""
     async with engine.connect() as conn:
-        room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
-        if room is None:
+        found = await _room_and_members(conn, room_id)
+        if found is None:
             return None
-        people = (await conn.execute(
-            select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+        room, people = found
         snap = (await conn.execute(
             select(snapshots).where(snapshots.c.room_id == room_id)
             .order_by(snapshots.c.version.desc()).limit(1))).mappings().first()
@@ -218,11 +228,10 @@ async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: f
     """The room row, its members, every log entry after version ``after`` (oldest first) and the
     chat lines after ``chat_after`` (their ``at``): one instance catching up on another's changes."""
     async with engine.connect() as conn:
-        room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).mappings().first()
-        if room is None:
+        found = await _room_and_members(conn, room_id)
+        if found is None:
             return None
-        people = (await conn.execute(
-            select(members).where(members.c.room_id == room_id).order_by(members.c.id))).mappings().all()
+        room, people = found
         tail: list[Any] = []
         if room["version"] > after:
             tail = list((await conn.execute(

@@ -44,7 +44,7 @@ def bearer(request: Request) -> str | None:
 
 
 def limit(request: Request, kind: str) -> None:
-    """Per client address token bucket of ``kind`` (rooms, joins, sheets): 429 with Retry-After."""
+    """Per client address token bucket of ``kind`` (rooms, joins, sheets, records): 429 with Retry-After."""
     buckets: Buckets = request.app.state.limits[kind]
     address = request.client.host if request.client is not None else "unknown"
     wait = buckets.take(address)
@@ -131,6 +131,7 @@ async def join_room(room_id: str, body: JoinIn, request: Request) -> dict[str, A
 async def room_history(room_id: str, request: Request) -> PlainTextResponse:
     """The finished deals in the game's exchange format (Hold'em: a PHH set), filtered like a view:
     with ``Authorization: Bearer <seat token>`` as that seat saw them, without it as a spectator."""
+    limit(request, "records")
     name, text = await manager(request).history(room_id, bearer(request))
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -142,6 +143,7 @@ async def room_history(room_id: str, request: Request) -> PlainTextResponse:
 async def room_record(room_id: str, request: Request) -> JSONResponse:
     """The current game's verifiable record (docs/fairness.md), filtered like a view: with
     ``Authorization: Bearer <seat token>`` as that seat saw it, without it as a spectator."""
+    limit(request, "records")
     name, body = await manager(request).record(room_id, bearer(request))
     return JSONResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -155,6 +157,7 @@ async def game_replay(
 ) -> dict[str, Any]:
     """A finished game, one frame per log entry (``start``/``count`` page it) as a spectator was
     shown it, or with ``seat`` and ``Authorization: Bearer <seat token>`` as that seat's player was."""
+    limit(request, "records")
     return await manager(request).replay(room_id, game_no, seat, bearer(request), start, count)
 
 

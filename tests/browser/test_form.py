@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Player
-from tests.browser.helpers import acting, create_room, join, wait_same_version
+from tests.browser.helpers import acting, create_room, join, open_sheet_form, wait_same_version
 from tests.browser.test_palace import move, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -231,9 +231,7 @@ def test_a_refused_sheet_is_explained_beside_the_seats_in_the_page_language(
     people: Callable[..., Player],
 ) -> None:
     host = people(lang="et")
-    page = open_home(host)
-    page.check("#game-palace")
-    page.click("#sheet-details summary")
+    page = open_sheet_form(host, "palace")
     page.select_option("#opt-deck", value='"36"')
     page.fill("#seats", "5")
     page.fill("#host-name", "Kati")

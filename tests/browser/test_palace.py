@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     create_room,
     join,
     legal,
+    open_sheet_form,
     wait_same_version,
     wait_version_above,
     watch,
@@ -141,10 +142,7 @@ def test_palace_game_to_the_end_with_a_spectator(people: Callable[..., Player], 
     guest = people(viewport=PHONE, lang="fi")
     spectator = people()
     # A sheet the server refuses: its error is shown beside the option at fault, and nothing is created.
-    page = host.page
-    page.goto("/")
-    page.wait_for_selector("#create-fields:not([hidden])")
-    page.click("#sheet-details summary")
+    page = open_sheet_form(host, "palace")
     page.select_option("#opt-deck", value='"36"')
     page.fill("#seats", "5")
     page.fill("#host-name", "Kati")

@@ -20,15 +20,19 @@ TIMEOUT = 30.0
 
 
 async def forget_fairness(database_url: str, room: str) -> None:
-    """Makes the room's first game look dealt before deals were fair (no ``fair`` in its deal)."""
+    """Makes the room's first game look dealt before deals were fair: no ``fair`` in its deal and
+    none of the fair deal's events (commitments, keys, the reveal) in its log."""
+    fair_events = {"shuffle_commitment", "shuffle_key", "reveal"}
     engine = make_engine(database_url)
     try:
         async with engine.begin() as conn:
-            deal = (await conn.execute(select(log.c.version, log.c.action).where(
-                log.c.room_id == room, log.c.game_no == 1, log.c.kind == "deal"))).one()
-            action = {k: v for k, v in deal.action.items() if k != "fair"}
-            await conn.execute(update(log).where(log.c.room_id == room, log.c.version == deal.version)
-                               .values(action=action))
+            rows = (await conn.execute(select(log.c.version, log.c.kind, log.c.action, log.c.events).where(
+                log.c.room_id == room, log.c.game_no == 1))).all()
+            for row in rows:
+                action = {k: v for k, v in row.action.items() if k != "fair" or row.kind != "deal"}
+                events = [e for e in row.events if e.get("type") not in fair_events]
+                await conn.execute(update(log).where(log.c.room_id == room, log.c.version == row.version)
+                                   .values(action=action, events=events))
     finally:
         await engine.dispose()
 

@@ -163,7 +163,7 @@ async def test_a_table_action_from_a_seat_not_to_act_keeps_the_turn_running(
     await manager.stop()
 
 
-async def test_before_the_opening_bid_only_the_opener_is_on_the_clock(
+async def test_t5_t6_before_the_opening_bid_only_the_opener_is_on_the_clock(
         engine: AsyncEngine, clock: Clock) -> None:
     """Thousand [T5, T6]: before the opening bid the others may look at their cards or claim a
     redeal or the lottery out of turn, so the game names them to act too; the clock is the

@@ -21,6 +21,7 @@ LIMITS = {
     "HOUSERULES_ROOMS_PER_MINUTE": "3",
     "HOUSERULES_JOINS_PER_MINUTE": "5",
     "HOUSERULES_SHEET_SAVES_PER_MINUTE": "3",
+    "HOUSERULES_RECORDS_PER_MINUTE": "4",
     "HOUSERULES_MAX_PENDING_REQUESTS": "3",
     "HOUSERULES_MAX_SOCKETS_PER_MEMBER": "2",
     "HOUSERULES_MEMBER_RATE": "1",
@@ -129,6 +130,27 @@ async def test_sheet_saves_are_limited_per_address(server: ServerProcess, probe:
     started = time.monotonic()
     assert await probe.during(attack()) in allowance(3, 3 / 60, started)
     probe.report("sheet saves")
+
+
+async def test_records_and_replays_are_limited_per_address(server: ServerProcess, probe: Probe) -> None:
+    async with http(server, address()) as host:
+        room = (await room_by(host))["room"]
+
+    async def attack() -> int:
+        # Each of these would replay a game; refused ones are refused before any work (no game yet).
+        paths = itertools.cycle([f"/api/rooms/{room}/games/1/replay", f"/api/rooms/{room}/record",
+                                 f"/api/rooms/{room}/history"])
+        async with http(server, address()) as client:
+            for done in range(20):
+                answer = await client.get(next(paths))
+                if rate_limited(answer):
+                    return done
+                assert answer.status_code == 404, answer.text
+            raise AssertionError("no 429 in 20 calls")
+
+    started = time.monotonic()
+    assert await probe.during(attack()) in allowance(4, 4 / 60, started)
+    probe.report("records and replays")
 
 
 async def test_pending_join_requests_per_room_are_capped(server: ServerProcess, probe: Probe) -> None:

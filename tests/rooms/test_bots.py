@@ -15,7 +15,8 @@ from app.store import queries
 from tests.rooms.helpers import Recorder, started_manager
 
 
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    # The deadline only turns a hang into a failure; the condition is the event waited for.
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "the condition never held"
@@ -51,7 +52,10 @@ async def test_a_bot_is_handed_its_seats_view_and_legal_moves_only(
     room_box.append(room)
     await room.host(host, "b1", "add_bot", {"seat": 1})
     assert host.last("ack")["id"] == "b1"
-    await until(lambda: len(handed) >= 2)
+    # The swap phase: the bot swaps as many cards as its hand suggests (none for some deals), then
+    # declares itself ready and has nothing more to do until the host is ready too.
+    await until(lambda: room.game.view(room.state, None)["players"][1]["ready"])
+    assert handed and room.game.legal_actions(room.state, 1) == []
     for (view, expected, _), host_hand in zip(handed, others, strict=True):
         assert view == expected and view["you"] == 1
         assert not host_hand & set(str(card) for card in view["hand"])  # none of the host's cards

@@ -6,9 +6,12 @@ and nonce too. The checks, each printed with ✓ or ✗:
 
 - ``commitment``: SHA-256(server seed || nonce) is the commitment published before the deal;
 - ``seed``: the shuffle seed recomputed from the server seed and the contributions in seat order;
-- per shuffle, ``key``: its key from the seed and its label, ``key commitment``: SHA-256(key) is the
-  commitment published when it was shuffled, ``deck``: the deck listed is the Fisher–Yates shuffle
-  of its cards by the key;
+- per later shuffle with its own round (each Hold'em hand, each Thousand deal after the first),
+  ``round commitment`` and ``round seed``: the same two checks for the round's server seed, nonce
+  and contributions;
+- per shuffle, ``key``: its key from its round's seed (else the game's) and its label,
+  ``key commitment``: SHA-256(key) is the commitment published when it was shuffled, ``deck``: the
+  deck listed is the Fisher–Yates shuffle of its cards by the key;
 - ``dealt``: the game, dealt from that seed by its own rules, shows this seat what the record says
   it was dealt.
 
@@ -68,8 +71,11 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
     for shuffle in record.get("shuffles") or []:
         label = str(shuffle.get("label"))
         key = shuffle.get("key")
-        if seed is not None:
-            expected = fair.shuffle_key(seed, label)
+        keyed_by = seed
+        if isinstance(shuffle.get("round"), Mapping):
+            keyed_by = _round(checks, label, shuffle["round"])
+        if keyed_by is not None:
+            expected = fair.shuffle_key(keyed_by, label)
             checks.append(Check(f"{label}: key", key is None or key == expected, expected))
             key = expected
         if key is None:
@@ -86,6 +92,25 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
                             " ".join(deck)))
     checks.append(_dealt(record, seed))
     return checks
+
+
+def _round(checks: list[Check], label: str, material: Mapping[str, Any]) -> str | None:
+    """A later shuffle's own round (a Hold'em hand, a Thousand deal): its commitment and seed, as
+    the game's; the seed keying the shuffle, or ``None`` before the round's reveal."""
+    server_seed, nonce = material.get("server_seed"), material.get("nonce")
+    if server_seed is None or nonce is None:
+        reason = "its server seed is revealed when its cards may be known"
+        checks.append(Check(f"{label}: round", None, reason))
+        return None
+    try:
+        made = fair.commitment(server_seed, nonce)
+        checks.append(Check(f"{label}: round commitment", made == material.get("commitment"), made))
+        seed = fair.shuffle_seed(server_seed, material.get("contributions") or [])
+    except ValueError as error:
+        checks.append(Check(f"{label}: round commitment", False, str(error), computed=False))
+        return None
+    checks.append(Check(f"{label}: round seed", "seed" not in material or seed == material["seed"], seed))
+    return seed
 
 
 def _dealt(record: Mapping[str, Any], seed: str | None) -> Check:

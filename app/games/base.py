@@ -235,6 +235,11 @@ class Game(ABC, Generic[StateT, SheetT]):
     host_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types the room server accepts only from the host's seat (e.g. closing a table)."""
 
+    reseeds: ClassVar[bool] = False
+    """Whether the game deals more than once (Hold'em hands, Thousand deals) and takes the server
+    action ``reseed`` (``fair.RESEED``): the room then starts a fresh fair round for each later
+    shuffle, sealed just before the move that makes it (``docs/fairness.md``)."""
+
     # -- rule sheets -------------------------------------------------------------------------
 
     def sheet(self, data: Mapping[str, Any] | None = None, *, preset: str | None = None) -> SheetT:
@@ -364,6 +369,16 @@ class Game(ABC, Generic[StateT, SheetT]):
         earlier hands cost nothing). A game dealt from fixed decks lists what a seeded one would
         have shuffled. Default: none."""
         return []
+
+    def current_round(self, state: StateT) -> Mapping[str, Any] | None:
+        """The fair round (``reseed``) that keys the shuffles made from now on; ``None``: the game's
+        own seed does."""
+        return None
+
+    def shuffle_count(self, state: StateT) -> int:
+        """How many shuffles the game has made (``len(shuffles(state))``, which a game that reseeds
+        answers without listing them: the room asks after every commit)."""
+        return len(self.shuffles(state))
 
     def seat_count(self, state: StateT) -> int:
         """How many seats the state has (a table game may grow it by joins)."""

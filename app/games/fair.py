@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 DOMAIN = b"houserules-fair-v1"
 SERVER_SEED_BYTES = 32
@@ -40,6 +41,33 @@ class Shuffle:
     label: str
     cards: tuple[str, ...]
     open: bool
+    # The round this shuffle was keyed by (``reseed``): ``{"seed": …, "fair": {…}}`` as the room
+    # gave it; ``None`` for a shuffle keyed by the game's own seed.
+    round: Mapping[str, Any] | None = None
+
+    def seed_for(self, game_seed: str) -> str:
+        """The seed this shuffle's key comes from: its round's, else the game's."""
+        return str(self.round["seed"]) if self.round is not None else game_seed
+
+
+RESEED = "reseed"
+"""The server action that starts a new round for the shuffles to come (a game that deals more than
+once: each Hold'em hand, each Thousand deal): ``{"type": "reseed", "seed": <64 hex>, "fair": {…}}``.
+The seed keys every later shuffle (``shuffle_key(seed, label)``) until the next round; ``fair`` is the
+room's material for it (server seed, nonce, commitment, contributions), kept with the shuffles it
+keyed so that a record can show it. The action emits no event: the room publishes the round."""
+
+
+def parse_reseed(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The round a ``reseed`` action starts, or ``IllegalAction`` (``bad_action``)."""
+    from app.games.base import IllegalAction  # the base module imports this one
+
+    seed = action.get("seed")
+    material = action.get("fair", {})
+    extra = set(action) - {"type", "seed", "fair"}
+    if extra or not is_contribution(seed) or not isinstance(material, Mapping):
+        raise IllegalAction("bad_action", "A reseed names a seed of 64 lowercase hex digits.")
+    return {"seed": seed, "fair": dict(material)}
 
 
 def new_server_seed() -> tuple[str, str]:

@@ -111,6 +111,16 @@ class Fairness:
         self.committed = None
         return sealed
 
+    def seal_round(self, order: Sequence[int | None]) -> Sealed:
+        """A later shuffle's round from the pending one (a game's next hand or deal),
+        ``order`` being the member ids in the game's seat order (``None``: an empty seat); a fresh
+        round then waits for the shuffle after it. The game's own material stays current."""
+        pending = self.pending
+        given = tuple(pending.contributions.get(member) if member is not None else None for member in order)
+        self.pending = Round.fresh()
+        return Sealed(pending.server_seed, pending.nonce, pending.commitment, given,
+                      fair.shuffle_seed(pending.server_seed, given))
+
     @staticmethod
     def deal_event(sealed: Sealed) -> dict[str, Any]:
         """What the deal's public event adds: the commitment, the contributions by seat and the
@@ -157,7 +167,7 @@ class Fairness:
         rows: list[dict[str, Any]] = []
         # Only the shuffles from the first one not yet open: a long table's old hands cost nothing.
         for index, shuffle in enumerate(game.shuffles(after, self.open_upto), start=self.open_upto):
-            key = fair.shuffle_key(sealed.seed, shuffle.label)
+            key = fair.shuffle_key(shuffle.seed_for(sealed.seed), shuffle.label)
             if index >= committed:
                 rows.append(_public("shuffle_commitment", {"game_no": game_no, "label": shuffle.label,
                                                            "commitment": fair.key_commitment(key)}))
@@ -169,10 +179,45 @@ class Fairness:
         while self.open_upto in self.opened:
             self.opened.discard(self.open_upto)
             self.open_upto += 1
-        if game.outcome(after) is not None and (before is None or game.outcome(before) is None):
+        ended = game.outcome(after) is not None and (before is None or game.outcome(before) is None)
+        reseeded = before is not None and game.current_round(before) is not game.current_round(after)
+        if before is not None and (rows or ended or reseeded):
+            # A round's secrets go out once every shuffle it keyed is open and it keys no more.
+            was = revealable_rounds(game, before)
+            for seed, (material, labels) in revealable_rounds(game, after).items():
+                if seed in was or (seed is None and ended):  # the game's own: the reveal below
+                    continue
+                if material is None:
+                    material = sealed.to_action()
+                rows.append(_public("round_reveal", {
+                    "game_no": game_no, "labels": labels, "commitment": material["commitment"],
+                    "server_seed": material["server_seed"], "nonce": material["nonce"]}))
+        if ended:
             rows.append(_public("reveal", {"game_no": game_no, "server_seed": sealed.server_seed,
                                            "nonce": sealed.nonce, "commitment": sealed.commitment}))
         return rows
+
+
+Revealable = dict[str | None, tuple[Mapping[str, Any] | None, list[str]]]
+
+
+def revealable_rounds(game: Game[Any, Any], state: Any) -> Revealable:
+    """The rounds of ``state``'s game whose secrets may be known, by seed (``None``: the game's
+    own seed), each with its material (``None`` for the game's own) and the labels of the shuffles
+    it keyed: those whose shuffles are all open and that key no later shuffle (another round is
+    current, or the game is over)."""
+    over = game.outcome(state) is not None
+    current = game.current_round(state)
+    current_seed = None if current is None else current["seed"]
+    shut: set[str | None] = set()
+    found: Revealable = {}
+    for shuffle in game.shuffles(state):
+        seed = None if shuffle.round is None else str(shuffle.round["seed"])
+        material = None if shuffle.round is None else shuffle.round["fair"]
+        found.setdefault(seed, (material, []))[1].append(shuffle.label)
+        if not shuffle.open:
+            shut.add(seed)
+    return {seed: item for seed, item in found.items() if seed not in shut and (over or seed != current_seed)}
 
 
 def _public(kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -194,10 +239,18 @@ def build_record(game: Game[Any, Any], sheet: Any, deal: Any, state: Any, seat: 
     over = game.outcome(state) is not None
     dealt = game.new(sheet, players, seed=sealed.seed)
     shuffles = []
+    revealed = revealable_rounds(game, state)
     for shuffle in game.shuffles(state):
-        key = fair.shuffle_key(sealed.seed, shuffle.label)
+        key = fair.shuffle_key(shuffle.seed_for(sealed.seed), shuffle.label)
         item: dict[str, Any] = {"label": shuffle.label, "cards": list(shuffle.cards),
                                 "commitment": fair.key_commitment(key)}
+        if shuffle.round is not None:
+            material = shuffle.round["fair"]
+            item["round"] = {"commitment": material["commitment"],
+                             "contributions": list(material["contributions"])}
+            if shuffle.round["seed"] in revealed:
+                item["round"].update({"server_seed": material["server_seed"], "nonce": material["nonce"],
+                                      "seed": shuffle.round["seed"]})
         if shuffle.open:
             item["key"] = key
             item["deck"] = fair.shuffle_with_key(key, shuffle.cards)
@@ -216,6 +269,6 @@ def build_record(game: Game[Any, Any], sheet: Any, deal: Any, state: Any, seat: 
         "dealt_view": game.view(dealt, seat),
         "events": events,
     }
-    if over:
+    if over or None in revealed:  # the game's own seed: at its end, or once it keys no more
         record.update({"server_seed": sealed.server_seed, "nonce": sealed.nonce, "seed": sealed.seed})
     return record

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from app import json_codec
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
+from app.games.fair import RESEED
 from app.rooms import bots as room_bots
 from app.rooms import metrics
 from app.rooms.bounds import is_token
@@ -618,6 +619,8 @@ class Room:
         Raises ``VersionConflict`` (another instance moved first) or a database error; in both
         cases memory is untouched.
         """
+        pending = self.fair.pending
+        state = self._seal_rounds(entries, state)
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
         # Shuffle commitments and keys, and the reveal at the game's end, ride in the last entry.
@@ -641,6 +644,9 @@ class Room:
                                                      self.epoch))
         except BaseException:
             self.fair.set_tracking(tracking)  # not published after all
+            if self.fair.pending is not pending:
+                # A round sealed for these entries was not stored: its contributions still count.
+                self.fair.pending = pending
             raise
         self.state = state
         self.version = entries[-1].version
@@ -665,6 +671,66 @@ class Room:
             if self.results is not None:
                 self.results.append(result)
             self._room_changed = True  # the tally rides in the room message, sent after the state
+
+    def _seal_rounds(self, entries: list[LogEntry], state: Any) -> Any:
+        """A game that deals more than once (``Game.reseeds``) gets a fresh fair round for each later
+        shuffle: when these entries make one, the pending round is sealed into a ``reseed`` entry
+        put just before the entry that shuffles, and the entries from there are applied again (the
+        new hand or deal is dealt from the round's seed; events, versions and later automatic moves
+        follow). So the contributions sent during the hand before count for the next one, and the
+        round's commitment was out before any of them. Returns the state the entries now lead to;
+        ``entries`` is changed in place (its callers publish it)."""
+        game = self.game
+        if (not game.reseeds or state is None or self.state is None or not entries
+                or any(e.kind == "deal" for e in entries)
+                or game.shuffle_count(state) == game.shuffle_count(self.state)):
+            return state
+        first_version = entries[0].version
+        game_no = entries[0].game_no
+        current = self.state
+        out: list[LogEntry] = []
+        resealed = False
+        for index, entry in enumerate(entries):
+            seat = SERVER_SEAT if entry.seat is None else entry.seat
+            count = game.shuffle_count(current)
+            try:
+                after, events = game.apply(current, seat, entry.action)
+                if not resealed and game.shuffle_count(after) > count:
+                    reseed = self._reseed_entry(game_no, after)
+                    current, _ = game.apply(current, SERVER_SEAT, reseed.action)
+                    out.append(reseed)
+                    after, events = game.apply(current, seat, entry.action)
+                    resealed = True
+            except IllegalAction:
+                # Only a move the server made itself after the new deal can fail here (its choice
+                # was made on the deal before): the server's moves are chosen again from here.
+                if entry.kind not in ("auto", "clock") or index == 0:
+                    raise
+                current, autos = self._auto_entries(current, first_version + len(out) - 1, game_no)
+                out.extend(autos)
+                break
+            entry.events = [_event_row(e) for e in events]
+            out.append(entry)
+            current = after
+        for offset, entry in enumerate(out):
+            entry.version = first_version + offset
+        entries[:] = out
+        return current
+
+    def _reseed_entry(self, game_no: int, dealt: Any) -> LogEntry:
+        """The pending round sealed for the shuffle about to be made (``dealt``: the state the
+        shuffling entry led to before reseeding), as a server entry with its public event."""
+        seated = self.seated()
+        order = [seated[seat].id if seat in seated else None for seat in range(self.game.seat_count(dealt))]
+        sealed = self.fair.seal_round(order)
+        labels = [s.label for s in self.game.shuffles(dealt, self.game.shuffle_count(self.state))]
+        self._room_changed = True  # the next round's commitment goes out in the room message
+        return LogEntry(0, game_no, "server", None,
+                        {"type": RESEED, "seed": sealed.seed, "fair": sealed.to_action()},
+                        [{"type": "fair_round",
+                          "data": {"game_no": game_no, "label": labels[0] if labels else None,
+                                   **self.fair.deal_event(sealed)},
+                          "audience": None}])
 
     async def _fair_events(self, entries: Sequence[LogEntry], state: Any) -> list[dict[str, Any]]:
         fresh = any(e.kind == "deal" for e in entries)

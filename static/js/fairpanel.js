@@ -3,7 +3,7 @@
 // offers a "Verify" box on a finished game that checks the game record with Web Crypto.
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { newContribution, verifyRecord } from "./verify.js";
 
 const CARD = /^([2-9TJQKA][cdhs]|X[rb])$/;
@@ -20,6 +20,15 @@ export function describeFairEvent(event) {
     return t("{shuffle}: its key is revealed; the deck can be checked.", { shuffle: shuffleName(event.label) });
   }
   if (event.type === "reveal") return t("The server seed is revealed: the deal can be verified.");
+  if (event.type === "fair_round") {
+    const count = (event.contributions || []).filter((c) => c !== null && c !== undefined).length;
+    return tn("{shuffle}: a new round is sealed with the random bytes of {n} seat.",
+      "{shuffle}: a new round is sealed with the random bytes of {n} seats.", count, { shuffle: shuffleName(event.label) });
+  }
+  if (event.type === "round_reveal") {
+    const labels = event.labels || [];
+    return t("{shuffle}: its round's server seed is revealed; it can be verified.", { shuffle: shuffleName(labels[labels.length - 1]) });
+  }
   return null;
 }
 
@@ -127,6 +136,9 @@ function checkName(name) {
     key: t("Shuffle key from the seed"),
     "key commitment": t("Shuffle key matches its commitment"),
     deck: t("Deck order from the shuffle"),
+    round: t("Its own round's server seed"),
+    "round commitment": t("Its round's commitment matches the revealed server seed"),
+    "round seed": t("Its round's seed from the server seed and every contribution"),
   };
   if (part === undefined) return parts[label] || label;
   return `${shuffleName(label)} — ${parts[part] || part}`;

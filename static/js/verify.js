@@ -1,6 +1,7 @@
 // Checks a game record in the browser with Web Crypto, as `python -m app.verify` does
 // (docs/fairness.md): the commitment from the revealed server seed and nonce, the shuffle seed
-// from the contributions in seat order, each shuffle's key and key commitment, and each deck as
+// from the contributions in seat order (the game's, and each later hand's or deal's own round),
+// each shuffle's key and key commitment, and each deck as
 // the Fisher–Yates shuffle of its cards by the key's SHA-256 counter stream. Written on its own,
 // so the browser does not take the server's word for anything. No DOM here: the page and the
 // tests (node) share it.
@@ -100,6 +101,26 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** A later shuffle's own round (a Hold'em hand, a Thousand deal): its commitment and seed are
+ * checked as the game's; returns the seed keying the shuffle, or null before the round's reveal. */
+async function roundSeed(checks, label, round) {
+  if (round.server_seed == null || round.nonce == null) {
+    checks.push({ name: `${label}: round`, ok: null, detail: "not revealed yet" });
+    return null;
+  }
+  let seed;
+  try {
+    const made = await commitment(round.server_seed, round.nonce);
+    checks.push({ name: `${label}: round commitment`, ok: made === round.commitment, detail: made });
+    seed = await shuffleSeed(round.server_seed, round.contributions || []);
+  } catch (error) {
+    checks.push({ name: `${label}: round commitment`, ok: false, detail: String(error.message || error) });
+    return null;
+  }
+  checks.push({ name: `${label}: round seed`, ok: !("seed" in round) || seed === round.seed, detail: seed });
+  return seed;
+}
+
 /**
  * Every check of the record, in the order and with the names `app.verify` uses:
  * [{name, ok (true, false, or null when not yet revealed), detail}]. The page adds its own check of
@@ -125,8 +146,10 @@ export async function verifyRecord(record) {
   for (const shuffle of record.shuffles || []) {
     const label = String(shuffle.label);
     let key = shuffle.key ?? null;
-    if (seed !== null) {
-      const expected = await shuffleKey(seed, label);
+    let keyedBy = seed;
+    if (shuffle.round && typeof shuffle.round === "object") keyedBy = await roundSeed(checks, label, shuffle.round);
+    if (keyedBy !== null) {
+      const expected = await shuffleKey(keyedBy, label);
       checks.push({ name: `${label}: key`, ok: key === null || key === expected, detail: expected });
       key = expected;
     }

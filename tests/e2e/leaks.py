@@ -104,8 +104,8 @@ def check_no_leaks(clients: list[Client], states: dict[int, Any],
 
 async def fair_secrets(database_url: str, room: str) -> dict[str, int | None]:
     """Every secret of the room's fair deals (docs/fairness.md) and the version from which it is
-    public: server seeds and nonces from their reveal, shuffle keys from their ``shuffle_key``
-    event, and the games' shuffle seeds never (``None``)."""
+    public: server seeds and nonces (the games' and each later hand's or deal's round) from their
+    reveal, shuffle keys from their ``shuffle_key`` event, and shuffle seeds never (``None``)."""
     engine = make_engine(database_url)
     try:
         entries = await queries.log_since(engine, room, 0, limit=1_000_000)
@@ -114,7 +114,8 @@ async def fair_secrets(database_url: str, room: str) -> dict[str, int | None]:
     secrets: dict[str, int | None] = {}
     seed = ""
     for entry in entries:
-        if entry.kind == "deal":
+        if entry.kind == "deal" or entry.action.get("type") == "reseed":
+            # A game's deal, or a later hand's or deal's own round: its seed keys what follows.
             material = entry.action["fair"]
             seed = entry.action["seed"]
             secrets[seed] = None
@@ -126,8 +127,10 @@ async def fair_secrets(database_url: str, room: str) -> dict[str, int | None]:
                 secrets.setdefault(fair.shuffle_key(seed, data["label"]), None)
             elif row["type"] == "shuffle_key":
                 secrets[data["key"]] = entry.version
-            elif row["type"] == "reveal":
-                secrets[data["server_seed"]] = secrets[data["nonce"]] = entry.version
+            elif row["type"] in ("reveal", "round_reveal"):
+                for secret in (data["server_seed"], data["nonce"]):
+                    if secrets.get(secret) is None:  # the first reveal (a round's may come early)
+                        secrets[secret] = entry.version
     assert secrets, "no fair deal in this room"
     return secrets
 

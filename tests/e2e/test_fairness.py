@@ -306,3 +306,94 @@ async def reconnect(clients: list[Client], server: ServerProcess) -> None:
         await client.close()
         client.base = server.ws
         await client.connect(last_version=client.version if client.version >= 0 else None)
+
+
+async def play_until(seated: list[Client], everyone: list[Client], rng: random.Random, chooser: Any,
+                     done: Any) -> None:
+    """Random legal moves until ``done()`` holds (or the game ends, which fails the wait)."""
+    while not done():
+        assert seated[0].state is not None and seated[0].state["outcome"] is None, "the game ended first"
+        await play_moves(seated, everyone, rng, limit=1, chooser=chooser)
+
+
+def round_of(client: Client, commitment: str) -> dict[str, Any] | None:
+    return next((e for e in events_of(client, "fair_round") if e["commitment"] == commitment), None)
+
+
+@pytest.mark.parametrize("game", ["holdem", "thousand"])
+async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
+        backend: Backend, server: ServerProcess, tmp_path: Path, game: str) -> None:
+    """A Hold'em hand and a Thousand deal after the first take the contributions sent while the one
+    before was played, under a commitment published before them; a Hold'em hand's round is revealed
+    at the hand's end (the table plays on), a Thousand deal's at the game's end."""
+    rng = random.Random(f"fair-rounds-{game}-{backend.name}")
+    if game == "thousand":
+        room, tokens = await make_room(server.http, 3, game="thousand", preset="tuhat",
+                                       options={"target_score": 300, "opening_bid": 60})
+        chooser: Any = choose_thousand
+    else:
+        room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2",
+                                       options={**CASH, "max_hands": 30})
+        chooser = choose_holdem
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    (deal,) = events_of(watchers[0], "deal")
+    last = 1 if game == "holdem" else 0  # the game's own round keys hand-1 (deal-0)
+    for _ in range(2):
+        # The next hand's (deal's) commitment is out while this one is played; seats 0 and 1 give
+        # their bytes, seat 2 withholds.
+        await seated[0].wait_state(lambda s: True)
+        pending = last_room(seated[0])["fair"]["commitment"]
+        assert pending != deal["commitment"] and round_of(watchers[0], pending) is None
+        given = [secrets.token_hex(32), secrets.token_hex(32)]
+        for client, value in zip(seated[:2], given, strict=True):
+            assert (await contribute(client, pending, value))["type"] == "contributed"
+        await play_until(seated, everyone, rng, chooser,
+                         lambda pending=pending: round_of(watchers[0], pending) is not None)
+        sealed = round_of(watchers[0], pending)
+        assert sealed is not None
+        assert sealed["contributions"][:3] == [*given, None] and 2 in sealed["withheld"]
+        label = sealed["label"]
+        prefix, at = label.rsplit("-", 1)
+        assert prefix == ("hand" if game == "holdem" else "deal") and int(at) > last
+        last = int(at)
+        record = (await download(server.http, room, tokens[0])).json()
+        (listed,) = [s for s in record["shuffles"] if s["label"] == label]
+        assert listed["round"] == {"commitment": pending, "contributions": sealed["contributions"]}
+        assert verify.passed(verify.verify(record))
+        if game == "holdem":
+            # The hand's end publishes its key and its round's server seed; the table goes on.
+            await play_until(seated, everyone, rng, chooser, lambda pending=pending: any(
+                e["commitment"] == pending for e in events_of(watchers[0], "round_reveal")))
+            (revealed,) = [e for e in events_of(watchers[0], "round_reveal") if e["commitment"] == pending]
+            raw = bytes.fromhex(revealed["server_seed"]) + bytes.fromhex(revealed["nonce"])
+            assert hashlib.sha256(raw).hexdigest() == pending
+            record = (await download(server.http, room, None)).json()
+            assert not record["finished"]
+            (listed,) = [s for s in record["shuffles"] if s["label"] == label]
+            assert listed["round"]["server_seed"] == revealed["server_seed"] and "deck" in listed
+            checks = {c.name: c for c in verify.verify(record)}
+            assert checks[f"{label}: round commitment"].ok and checks[f"{label}: round seed"].ok
+            assert checks[f"{label}: deck"].ok and verify.passed(list(checks.values()))
+            others = listed["round"]["contributions"][1:]
+            changes: list[tuple[str, Any]] = [("contributions", [None, *others]),
+                                              ("server_seed", secrets.token_hex(32))]
+            for field, value in changes:
+                bad = copy.deepcopy(record)
+                bad_round = next(s for s in bad["shuffles"] if s["label"] == label)["round"]
+                bad_round[field] = value
+                bad_round.pop("seed")
+                assert not verify.passed(verify.verify(bad)), field
+            done = run_verify(tmp_path, record)
+            assert done.returncode == 0 and f"✓ {label}: round seed" in done.stdout, done.stdout
+    await play_moves(seated, everyone, rng, chooser=chooser, max_moves=6000)
+    record = (await download(server.http, room, tokens[1])).json()
+    rounds = [s for s in record["shuffles"] if "round" in s]
+    assert len(rounds) >= 2 and all("server_seed" in s["round"] for s in rounds)
+    assert all(c.ok for c in verify.verify(record)), [c for c in verify.verify(record) if not c.ok]
+    assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+    for client in everyone:
+        await client.close()

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from app.bots.arena import bot, play, random_player
+from app.bots.arena import bot, concrete, play, random_player
 from app.games import fair
 from app.games import get as game_of
+from app.games.base import IllegalAction
 from app.games.cards import SeededRandom
 from app.games.palace import engine as palace_engine
 from app.games.thousand import deal as thousand_deal
@@ -158,3 +159,62 @@ def test_holdem_hands_come_from_their_listed_shuffles_and_open_at_the_hands_end(
         checked: set[int] = set()
         play(game, sheet, [random_player] * 4, seed, stop=_holdem_checker(seed, checked))
         assert len(checked) >= 5
+
+
+def _reseed(seed: str) -> dict[str, Any]:
+    return {"type": fair.RESEED, "seed": seed, "fair": {"commitment": "c" * 64, "contributions": []}}
+
+
+def _move(game: Any, state: Any, rng: random.Random) -> Any:
+    seat = game.to_act(state)[0]
+    return game.apply(state, seat, concrete(rng.choice(game.legal_actions(state, seat)), rng))[0]
+
+
+@pytest.mark.parametrize(("name", "first"), [("holdem", "hand-2"), ("thousand", "deal-1")])
+def test_a_reseed_keys_the_shuffles_made_after_it(name: str, first: str) -> None:
+    """A round (``reseed``) keys every later shuffle until the next; each shuffle lists its round,
+    and the count, the listing and a snapshot agree."""
+    game = game_of(name)
+    sheet = game.sheet()
+    rng = random.Random(name)
+    state = game.new(sheet, 3, seed=SEED)
+    assert game.current_round(state) is None and game.shuffles(state)[-1].round is None
+    rounds = [hashlib.sha256(f"round-{n}".encode()).hexdigest() for n in range(2)]
+    keyed: dict[str, str] = {}
+    for seed in rounds:
+        state = game.apply(state, 0, _reseed(seed))[0]
+        assert game.current_round(state) == {"seed": seed, "fair": _reseed(seed)["fair"]}
+        count = game.shuffle_count(state)
+        while game.shuffle_count(state) == count:
+            state = _move(game, state, rng)
+        listed = game.shuffles(state)
+        assert len(listed) == game.shuffle_count(state)
+        made = listed[count]
+        assert made.round is not None and made.round["seed"] == seed and made.seed_for(SEED) == seed
+        keyed[made.label] = seed
+        if name == "holdem":
+            assert list(state.hand.deck) == _deck(seed, made)
+        else:
+            # A redeal in the same move (four nines) is keyed by the same round: the last laid out.
+            assert listed[-1].round == made.round
+            builder = state.copy()
+            thousand_deal.lay_out(builder, _deck(seed, listed[-1]))
+            assert builder.hands == state.hands and builder.talon == state.talon
+    assert first in keyed
+    again = game.load(game.dump(state))
+    assert game.shuffles(again) == game.shuffles(state)
+    assert game.current_round(again) == game.current_round(state)
+    old = game.dump(state)
+    del old["round"], old["rounds"]
+    assert game.current_round(game.load(old)) is None  # a snapshot from before rounds loads
+
+
+@pytest.mark.parametrize("name", ["holdem", "thousand"])
+@pytest.mark.parametrize("bad", [{"seed": "xy"}, {"seed": "A" * 64}, {"seed": "a" * 64, "fair": 3},
+                                 {"seed": "a" * 64, "extra": 1}, {}])
+def test_a_malformed_reseed_is_refused(name: str, bad: dict[str, Any]) -> None:
+    game = game_of(name)
+    state = game.new(game.sheet(), 3, seed=SEED)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(state, 0, {"type": fair.RESEED, **bad})
+    assert refused.value.code == "bad_action"

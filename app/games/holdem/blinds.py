@@ -95,12 +95,21 @@ def _dead_button(s: State, ready: list[int]) -> Positions:
 def new_hand(s: State, at: Positions, events: list[Event]) -> Hand:
     """The next hand, shuffled, with its seats and the ``hand_started`` event; nothing posted yet.
 
-    Fixed decks first; then ``SeededRandom(seed, f"hand-{n}").shuffle``, as ``shuffle`` computes it.
+    Fixed decks first; then ``SeededRandom(seed, f"hand-{n}").shuffle``, as ``shuffle`` computes it,
+    the seed being the latest fair round's (``reseed``) when the room gave one, else the table's.
     """
     n = len(s.stacks)
     order = [x for x in after(at.button, n) if x in at.dealt]
     number = s.hands + 1
-    cards = s.decks[number - 1] if number <= len(s.decks) else shuffle(s.seed, f"hand-{number}", FULL_DECK)
+    label = f"hand-{number}"
+    if number <= len(s.decks):
+        cards = s.decks[number - 1]
+    elif s.round is not None:
+        # A fair round the room sealed for this hand (``reseed``): its seed keys the shuffle.
+        cards = shuffle(s.round["seed"], label, FULL_DECK)
+        s.rounds = {**s.rounds, label: s.round}  # shared with the state before: replaced, not changed
+    else:
+        cards = shuffle(s.seed, label, FULL_DECK)
     h = Hand(
         number=number,
         deck=cards,

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from app.games.base import Event, Game, IllegalAction, Outcome, require_type
 from app.games.cards import new_seed
-from app.games.fair import Shuffle
+from app.games.fair import RESEED, Shuffle, parse_reseed
 from app.games.holdem import engine, phh
 from app.games.holdem.common import FULL_DECK, check_keys
 from app.games.holdem.engine import (
@@ -62,7 +62,8 @@ class Holdem(Game[State, HoldemSheet]):
     RuleSheet = HoldemSheet
     presets = PRESETS
     # The engine reads no clock: only the room server tells it the time. Closing a table is the host's.
-    server_actions: ClassVar[frozenset[str]] = frozenset({"clock"})
+    server_actions: ClassVar[frozenset[str]] = frozenset({"clock", RESEED})
+    reseeds: ClassVar[bool] = True
     host_actions: ClassVar[frozenset[str]] = frozenset({"close_table"})
 
     def check_sheet(self, sheet: HoldemSheet) -> None:
@@ -228,6 +229,8 @@ class Holdem(Game[State, HoldemSheet]):
 
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         kind = action.get("type") if isinstance(action, dict) else None
+        if kind == RESEED:
+            return self._reseed(state, action), []
         if kind not in ALL_ACTIONS:
             kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.occupied):
@@ -327,6 +330,22 @@ class Holdem(Game[State, HoldemSheet]):
     def seat_count(self, state: State) -> int:
         return state.seats
 
+    def _reseed(self, state: State, action: Mapping[str, Any]) -> State:
+        """A new fair round for the hands dealt from now on (``fair.RESEED``)."""
+        if state.over:
+            raise IllegalAction("table_closed", "The table is closed.")
+        s = state.clone()
+        s.round = parse_reseed(action)
+        s.__class__ = FrozenState
+        return s
+
+    def current_round(self, state: State) -> Mapping[str, Any] | None:
+        return state.round
+
+    def shuffle_count(self, state: State) -> int:
+        dealt = state.hand.number if state.hand is not None else state.hands
+        return (1 if state.draw else 0) + max(0, dealt - len(state.decks))
+
     def shuffles(self, state: State, since: int = 0) -> list[Shuffle]:
         """The button draw (its drawn cards are public at once, the rest is never used) and one
         shuffle per hand dealt, ``hand-{n}``; a hand's shuffle opens when the hand is over."""
@@ -335,7 +354,8 @@ class Holdem(Game[State, HoldemSheet]):
         out = [Shuffle("button-draw", deck, True)] if drawn and since == 0 else []
         dealt = state.hand.number if state.hand is not None else state.hands
         first = max(len(state.decks) + 1, since - drawn + len(state.decks) + 1)
-        out.extend(Shuffle(f"hand-{n}", deck, n <= state.hands or state.over)
+        rounds = state.rounds
+        out.extend(Shuffle(f"hand-{n}", deck, n <= state.hands or state.over, rounds.get(f"hand-{n}"))
                    for n in range(first, dealt + 1))
         return out
 

@@ -105,6 +105,10 @@ class State:
     over: bool = False
     hand: Hand | None = None
     last: dict[str, Any] | None = None  # public summary of the previous hand (its shown cards included)
+    # The latest fair round (``fair.RESEED``: its seed keys the hands dealt from now on) and the
+    # round each hand was keyed by, ``hand-{n}`` -> round (server-side material, never in a view).
+    round: dict[str, Any] | None = None
+    rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def clone(self) -> State:
         """A copy for a move. The seat lists other than the stacks are shared until ``own``:
@@ -168,7 +172,8 @@ def dump_state(state: State) -> dict[str, Any]:
 
 
 def load_state(data: Any) -> State:
-    values = {f.name: _copy(data[f.name]) for f in fields(State)}
+    # A snapshot from before a field existed takes the field's default.
+    values = {f.name: _copy(data[f.name]) for f in fields(State) if f.name in data}
     values["sheet"] = RuleSheet.model_validate(data["sheet"])
     if values["hand"] is not None:
         values["hand"] = Hand(**values["hand"])

@@ -25,7 +25,13 @@ from app.games.thousand.state import State
 
 
 def shuffled_deck(state: State) -> list[str]:
-    return SeededRandom(state.seed, f"deal-{state.shuffles}").shuffle(list(DECK))
+    """The next deal's deck: keyed by the latest fair round's seed when the room gave one
+    (``reseed``), else by the game's."""
+    label = f"deal-{state.shuffles}"
+    if state.round is not None:
+        state.rounds = {**state.rounds, label: state.round}  # shared with the state before: replaced
+        return SeededRandom(state.round["seed"], label).shuffle(list(DECK))
+    return SeededRandom(state.seed, label).shuffle(list(DECK))
 
 
 def lay_out(state: State, cards: list[str]) -> None:

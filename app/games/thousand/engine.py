@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, freeze
 from app.games.cards import SeededRandom, new_seed
-from app.games.fair import Shuffle
+from app.games.fair import RESEED, Shuffle, parse_reseed
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
 from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
@@ -125,7 +125,12 @@ class Thousand(Game[State, Sheet]):
         candidates: list[Action] = module.candidates(state, seat)
         return [a for a in candidates if self.error(state, seat, a) is None]
 
+    server_actions: ClassVar[frozenset[str]] = frozenset({RESEED})
+    reseeds: ClassVar[bool] = True
+
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        if isinstance(action, Mapping) and action.get("type") == RESEED:
+            return self._reseed(state, action), []
         problem = self.error(state, seat, action)
         if problem is not None:
             raise problem
@@ -134,6 +139,15 @@ class Thousand(Game[State, Sheet]):
         MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
         after.__class__ = FrozenState  # freeze(after, FrozenState), written out: after every move
         return after, events
+
+    def _reseed(self, state: State, action: Mapping[str, Any]) -> State:
+        """A new fair round for the deals shuffled from now on (``fair.RESEED``)."""
+        if state.phase == "over":
+            raise IllegalAction("game_over", "The game is over.")
+        after = state.copy()
+        after.round = parse_reseed(action)
+        after.__class__ = FrozenState
+        return after
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -235,7 +249,15 @@ class Thousand(Game[State, Sheet]):
         # Deal n (redeals counted) is shuffled as ``deal-{n}`` from 0; a deal's discards and passed
         # cards stay hidden after it, so every shuffle opens only when the game is over.
         over = state.phase == "over"
-        return [Shuffle(f"deal-{n}", tuple(DECK), over) for n in range(since, state.shuffles)]
+        rounds = state.rounds
+        return [Shuffle(f"deal-{n}", tuple(DECK), over, rounds.get(f"deal-{n}"))
+                for n in range(since, state.shuffles)]
+
+    def current_round(self, state: State) -> Mapping[str, Any] | None:
+        return state.round
+
+    def shuffle_count(self, state: State) -> int:
+        return state.shuffles
 
     def check_sheet(self, sheet: Sheet) -> None:
         if sheet.opening_bid > sheet.bid_limit_without_marriage:

@@ -93,6 +93,10 @@ class State:
     scores: list[int] = field(default_factory=list)
     bombs_used: list[int] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)  # the score sheet, one row per scored event
+    # The latest fair round (``fair.RESEED``: its seed keys the deals shuffled from now on) and the
+    # round each deal was keyed by, ``deal-{n}`` -> round (server-side material, never in a view).
+    round: dict[str, Any] | None = None
+    rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def copy(self) -> State:
         """A copy that a move may change freely.
@@ -123,7 +127,8 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
-        values = {f.name: _copy(data[f.name]) for f in fields(cls) if f.name != "sheet"}
+        # A snapshot from before a field existed takes the field's default.
+        values = {f.name: _copy(data[f.name]) for f in fields(cls) if f.name != "sheet" and f.name in data}
         return freeze(State(sheet=RuleSheet.model_validate(data["sheet"]), **values), FrozenState)
 
     # -- small questions every module asks ---------------------------------------------------

@@ -98,7 +98,7 @@ def test_tournament_table_actions_list_exactly_what_apply_accepts() -> None:
 
 
 def test_server_and_host_actions_are_named_for_the_room_server() -> None:
-    assert HOLDEM.server_actions == frozenset({"clock"})
+    assert HOLDEM.server_actions == frozenset({"clock", "reseed"})
     assert HOLDEM.host_actions == frozenset({"close_table"})
 
 

@@ -1,10 +1,10 @@
 """The browser's verifier (static/js/verify.js, Web Crypto in Chromium) and ``app.verify`` agree.
 
 Hundreds of records of each game are made the way the room makes them (``Fairness.seal`` for the
-seeds and contributions, the game played by bots from that seed, ``build_record`` for the seat's
-record), stopped at random points so that some are revealed and some not, and about half of them
-changed in one place (a contribution, the server seed, the nonce, a key, a card of a deck, a
-commitment). Both verifiers must give the same verdict on every check they share.
+seeds and contributions, ``Fairness.seal_round`` and ``reseed`` for each later hand or deal, the
+game played by bots from that seed, ``build_record`` for the seat's record), stopped at random
+points so that some are revealed and some not, and about half of them changed in one place (a
+contribution, the server seed, the nonce, a key, a card of a deck, a commitment, a round's). Both verifiers must give the same verdict on every check they share.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -48,10 +48,36 @@ def make_record(rng: random.Random, name: str, preset: str, options: dict[str, A
     action = {"seed": sealed.seed, "players": players, "fair": sealed.to_action()}
     deal = LogEntry(1, 1, "deal", None, action, [])
     cut = rng.choice([None, None, rng.randrange(1, 60)])
-    state = play(game, sheet, [bot("easy")] * players, sealed.seed,
+    played = Reseeding(game, fair, members, rng) if game.reseeds else game
+    state = play(cast(Any, played), sheet, [bot("easy")] * players, sealed.seed,
                  stop=None if cut is None else _stop_after(cut)).state
     seat = rng.choice([None, *range(players)])
     return build_record(game, sheet, deal, state, seat, [])
+
+
+class Reseeding:
+    """The game as the room plays one that deals more than once: a move that makes a new shuffle
+    is made again after a ``reseed`` with the next round (``Room._seal_rounds``), some members
+    having contributed to it."""
+
+    def __init__(self, game: Any, fair: Fairness, members: list[int], rng: random.Random) -> None:
+        self.game, self.fair, self.members, self.rng = game, fair, members, rng
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def apply(self, state: Any, seat: int, action: Any) -> Any:
+        after = self.game.apply(state, seat, action)
+        if self.game.shuffle_count(after[0]) == self.game.shuffle_count(state):
+            return after
+        for member in self.members:
+            if self.rng.random() < 0.7:
+                value = f"{self.rng.getrandbits(256):064x}"
+                self.fair.contribute(member, self.fair.pending.commitment, value)
+        sealed = self.fair.seal_round(self.members)
+        reseed = {"type": "reseed", "seed": sealed.seed, "fair": sealed.to_action()}
+        state, _ = self.game.apply(state, 0, reseed)
+        return self.game.apply(state, seat, action)
 
 
 def _stop_after(moves: int) -> Any:
@@ -72,8 +98,20 @@ def tamper(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     opened = [s for s in bad["shuffles"] if "deck" in s]
     if opened:
         choices += ["key", "deck", "key_commitment"]
+    rounds = [s["round"] for s in bad["shuffles"] if "server_seed" in s.get("round", {})]
+    if rounds:
+        choices += ["round_contribution", "round_server_seed", "round_commitment"]
     what = rng.choice(choices)
-    if what == "contribution":
+    if what.startswith("round_"):
+        chosen = rng.choice(rounds)
+        if what == "round_contribution":
+            index = rng.randrange(len(chosen["contributions"]))
+            given = chosen["contributions"][index]
+            chosen["contributions"][index] = None if given else f"{rng.getrandbits(256):064x}"
+        else:
+            field = what.removeprefix("round_")
+            chosen[field] = hashlib.sha256(chosen[field].encode()).hexdigest()
+    elif what == "contribution":
         index = rng.randrange(len(bad["contributions"]))
         bad["contributions"][index] = None if bad["contributions"][index] else f"{rng.getrandbits(256):064x}"
     elif what in ("commitment", "server_seed", "seed"):
@@ -137,3 +175,8 @@ def test_browser_and_python_verifiers_agree(people: Any, server: str) -> None:
     for name in ("palace", "thousand", "holdem"):
         assert {(name, True, True), (name, True, False)} <= outcomes, outcomes
     assert any(not revealed for _, revealed, _ in outcomes)
+    # Later hands' and deals' own rounds are among them, revealed and checked by both.
+    for name in ("thousand", "holdem"):
+        assert any(r["game"] == name and any("server_seed" in s.get("round", {}) for s in r["shuffles"])
+                   for r in records), name
+    assert any(name.endswith("round seed") for verdicts in python for name, _ in verdicts)

@@ -703,8 +703,9 @@ class Room:
                     resealed = True
             except IllegalAction:
                 # Only a move the server made itself after the new deal can fail here (its choice
-                # was made on the deal before): the server's moves are chosen again from here.
-                if entry.kind not in ("auto", "clock") or index == 0:
+                # was made on the deal before): the server's moves are chosen again from here, and
+                # a dropped timeout comes again at the next deadline.
+                if entry.kind == "move" or not resealed or index == 0:
                     raise
                 current, autos = self._auto_entries(current, first_version + len(out) - 1, game_no)
                 out.extend(autos)

@@ -162,15 +162,10 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
     before = side_checks(spectator)
     assert "true ✓" in " ".join(before) and not any(line.startswith("false") for line in before)
     seated = [host, guest]
-    hand_over = "() => window.houserules.state.view && window.houserules.state.view.hands_played >= 1"
-    while not host.page.evaluate(hand_over):
-        (mover,) = acting(seated)
-        kinds = {a["type"] for a in legal(mover)}
-        action = next(k for k in ("no_straddle", "fold", "muck", "check") if k in kinds)
-        before_version = mover.page.evaluate("() => window.houserules.version")
-        mover.page.click(f"button[data-action={action}]")
-        wait_version_above(mover, before_version)
-        wait_same_version([host, guest, spectator])
+    # Both pages add their bytes to hand 2's round while hand 1 is played.
+    for player in seated:
+        player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
+    play_hands(seated, [host, guest, spectator], 1)
     for player in (host, guest, spectator):
         checks = side_checks(player)
         assert not any(line.startswith("false") for line in checks), checks
@@ -180,6 +175,34 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
     assert any(line.startswith("true ✓ Hand 1 — Deck order from the shuffle") for line in english)
     assert any(line.startswith("true ✓ Jako 1 — Pakan järjestys sekoituksesta") for line in finnish)
     shoot(guest, artefacts, "fair-holdem-side")
+    # Hand 2 had its own round, sealed with both pages' bytes when hand 1 ended; once hand 3 is
+    # dealt (under the next round) hand 2's round's server seed is out and the hand verifies in full.
+    play_hands(seated, [host, guest, spectator], 2, dealt=3)
+    english, finnish = side_checks(host), side_checks(guest)
+    assert not any(line.startswith("false") for line in english + finnish), english + finnish
+    assert "true ✓ Hand 2 — Its round's commitment matches the revealed server seed" in english
+    assert "true ✓ Hand 2 — Its round's seed from the server seed and every contribution" in english
+    assert any(line.startswith("true ✓ Jako 2 — Kierroksen siemen") for line in finnish), finnish
+    log = host.page.inner_text("#log")
+    assert "Hand 2: a new round is sealed with the random bytes of 2 seats." in log
+    assert "Hand 2: its round's server seed is revealed; it can be verified." in log
+    shoot(host, artefacts, "fair-holdem-round")
+
+
+def play_hands(seated: list[Player], everyone: list[Player], hands: int, dealt: int = 0) -> None:
+    """Fold, check or muck through the table's hands until ``hands`` are over (and hand ``dealt``
+    is dealt)."""
+    done = ("() => { const view = window.houserules.state.view; return Boolean(view) && "
+            f"view.hands_played >= {hands} && (view.hand ? view.hand.number : 0) >= {dealt}; }}")
+    while not seated[0].page.evaluate(done):
+        # Mostly one to act; after a showdown each loser may show or muck.
+        mover = acting(seated)[0]
+        kinds = {a["type"] for a in legal(mover)}
+        action = next(k for k in ("no_straddle", "fold", "muck", "check") if k in kinds)
+        before_version = mover.page.evaluate("() => window.houserules.version")
+        mover.page.click(f"button[data-action={action}]")
+        wait_version_above(mover, before_version)
+        wait_same_version(everyone)
 
 
 def side_checks(player: Player) -> list[str]:

@@ -165,8 +165,10 @@ class Fairness:
             self._track(game, before)
         committed = self.committed or 0
         rows: list[dict[str, Any]] = []
+        listed = game.shuffles(after, self.open_upto)
+        opened_rounds: dict[str | None, Mapping[str, Any] | None] = {}
         # Only the shuffles from the first one not yet open: a long table's old hands cost nothing.
-        for index, shuffle in enumerate(game.shuffles(after, self.open_upto), start=self.open_upto):
+        for index, shuffle in enumerate(listed, start=self.open_upto):
             key = fair.shuffle_key(shuffle.seed_for(sealed.seed), shuffle.label)
             if index >= committed:
                 rows.append(_public("shuffle_commitment", {"game_no": game_no, "label": shuffle.label,
@@ -175,49 +177,46 @@ class Fairness:
             if shuffle.open and index not in self.opened:
                 rows.append(_public("shuffle_key", {"game_no": game_no, "label": shuffle.label, "key": key}))
                 self.opened.add(index)
+                opened_rounds[_round_seed(shuffle)] = None if shuffle.round is None else shuffle.round["fair"]
         self.committed = committed
         while self.open_upto in self.opened:
             self.opened.discard(self.open_upto)
             self.open_upto += 1
         ended = game.outcome(after) is not None and (before is None or game.outcome(before) is None)
-        reseeded = before is not None and game.current_round(before) is not game.current_round(after)
-        if before is not None and (rows or ended or reseeded):
-            # A round's secrets go out once every shuffle it keyed is open and it keys no more.
-            was = revealable_rounds(game, before)
-            for seed, (material, labels) in revealable_rounds(game, after).items():
-                if seed in was or (seed is None and ended):  # the game's own: the reveal below
-                    continue
-                if material is None:
-                    material = sealed.to_action()
-                rows.append(_public("round_reveal", {
-                    "game_no": game_no, "labels": labels, "commitment": material["commitment"],
-                    "server_seed": material["server_seed"], "nonce": material["nonce"]}))
+        # A round's secrets go out when the last shuffle it keyed opens (the shuffles before the
+        # listed ones are all open). The room seals a new round before every later shuffle
+        # (``Room._seal_rounds``), so an opened round keys nothing more.
+        for seed, material in opened_rounds.items():
+            mine = [s for s in listed if _round_seed(s) == seed]
+            if (seed is None and ended) or not all(s.open for s in mine):
+                continue  # the game's own at its end: the reveal below
+            if material is None:
+                material = sealed.to_action()
+            rows.append(_public("round_reveal", {
+                "game_no": game_no, "labels": [s.label for s in mine], "commitment": material["commitment"],
+                "server_seed": material["server_seed"], "nonce": material["nonce"]}))
         if ended:
             rows.append(_public("reveal", {"game_no": game_no, "server_seed": sealed.server_seed,
                                            "nonce": sealed.nonce, "commitment": sealed.commitment}))
         return rows
 
 
-Revealable = dict[str | None, tuple[Mapping[str, Any] | None, list[str]]]
+def _round_seed(shuffle: fair.Shuffle) -> str | None:
+    return None if shuffle.round is None else str(shuffle.round["seed"])
 
 
-def revealable_rounds(game: Game[Any, Any], state: Any) -> Revealable:
-    """The rounds of ``state``'s game whose secrets may be known, by seed (``None``: the game's
-    own seed), each with its material (``None`` for the game's own) and the labels of the shuffles
-    it keyed: those whose shuffles are all open and that key no later shuffle (another round is
-    current, or the game is over)."""
-    over = game.outcome(state) is not None
-    current = game.current_round(state)
-    current_seed = None if current is None else current["seed"]
+def revealable_rounds(game: Game[Any, Any], state: Any) -> dict[str | None, Mapping[str, Any] | None]:
+    """The rounds of ``state``'s game whose secrets are out (``Fairness.events``), by seed
+    (``None``: the game's own seed), each with its material (``None`` for the game's own): those
+    whose shuffles are all open."""
     shut: set[str | None] = set()
-    found: Revealable = {}
+    found: dict[str | None, Mapping[str, Any] | None] = {}
     for shuffle in game.shuffles(state):
-        seed = None if shuffle.round is None else str(shuffle.round["seed"])
-        material = None if shuffle.round is None else shuffle.round["fair"]
-        found.setdefault(seed, (material, []))[1].append(shuffle.label)
+        seed = _round_seed(shuffle)
+        found[seed] = None if shuffle.round is None else shuffle.round["fair"]
         if not shuffle.open:
             shut.add(seed)
-    return {seed: item for seed, item in found.items() if seed not in shut and (over or seed != current_seed)}
+    return {seed: material for seed, material in found.items() if seed not in shut}
 
 
 def _public(kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -269,6 +268,6 @@ def build_record(game: Game[Any, Any], sheet: Any, deal: Any, state: Any, seat: 
         "dealt_view": game.view(dealt, seat),
         "events": events,
     }
-    if over or None in revealed:  # the game's own seed: at its end, or once it keys no more
+    if over or None in revealed:  # the game's own seed: at its end, or once all it keyed is open
         record.update({"server_seed": sealed.server_seed, "nonce": sealed.nonce, "seed": sealed.seed})
     return record

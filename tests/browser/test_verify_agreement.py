@@ -4,7 +4,8 @@ Hundreds of records of each game are made the way the room makes them (``Fairnes
 seeds and contributions, ``Fairness.seal_round`` and ``reseed`` for each later hand or deal, the
 game played by bots from that seed, ``build_record`` for the seat's record), stopped at random
 points so that some are revealed and some not, and about half of them changed in one place (a
-contribution, the server seed, the nonce, a key, a card of a deck, a commitment, a round's). Both verifiers must give the same verdict on every check they share.
+contribution, the server seed, the nonce, a key, a card of a deck, a commitment, a round's). Both
+verifiers must give the same verdict on every check they share.
 """
 
 from __future__ import annotations

@@ -620,12 +620,17 @@ class Room:
         cases memory is untouched.
         """
         pending = self.fair.pending
-        state = self._seal_rounds(entries, state)
+        tracking = self.fair.tracking()
+        try:
+            state = self._seal_rounds(entries, state)
+            # Shuffle commitments and keys, and the reveals, ride in the last entry.
+            entries[-1].events.extend(await self._fair_events(entries, state))
+        except BaseException:
+            self.fair.pending = pending
+            self.fair.set_tracking(tracking)
+            raise
         finished = state is not None and self.game.outcome(state) is not None
         status = "finished" if finished else "playing"
-        # Shuffle commitments and keys, and the reveal at the game's end, ride in the last entry.
-        tracking = self.fair.tracking()
-        entries[-1].events.extend(await self._fair_events(entries, state))
         result = self._result(state, entries[-1].game_no) if finished and self.status != "finished" else None
         if result is not None:
             # Kept in the game's last log entry, where the room tally finds it after a restart.

@@ -226,13 +226,11 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
                 assert frame["view"] == views[frame["version"]], frame["version"]
                 seen += 1
         assert seen > 0
+        # Hole cards dealt by an event (hand 1's come with the deal) are seat 2's only.
         holes = [e for f in other["frames"] for e in f["events"] if e["type"] == "hole_cards"]
-        assert holes and {e["seat"] for e in holes} == {2}
-        # Seat 2's cards of the hand in play are in no frame.
-        current = seated[2].state
-        assert current is not None and current["view"]["players"][2]["cards"]
-        drawn = [other["frames"][-1]["view"]["players"][2].get("cards")]
-        assert drawn == [None] and all(e["version"] <= other["frames"][-1]["version"] for e in holes)
+        assert {e["seat"] for e in holes} <= {2}
+        # The last frame holds no seat's cards: the hand in play had dealt them.
+        assert all("cards" not in p for p in other["frames"][-1]["view"]["players"])
         # The own seat with its token is held to the same end.
         own = await all_frames(http, room, 1, seat=0, token=tokens[0])
         assert own["length"] == spectator["length"] and own["frames"][-1]["view"]["hand"] is None

@@ -260,7 +260,7 @@ function renderBuy(type, min, max, act) {
 
 // Moves open at any time (the state's "table" list): sitting out and in, and buying chips, which a
 // busted player may do while the others play on.
-function renderTableControls(view, state, act, download) {
+function renderTableControls(ctx, view, state, act, download) {
   const table = state.table || [];
   const offered = (type) => table.find((a) => a.type === type) || null;
   const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
@@ -274,7 +274,18 @@ function renderTableControls(view, state, act, download) {
       parts.push(renderBuy(busted ? "rebuy" : "top_up", buy.min, buy.max, act));
     }
   }
-  parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+  // The replay page draws the table too: the links to the room's history are for live play.
+  if (!ctx.replaying) {
+    parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+    // Every finished hand replays while the table plays on: the page opens at the latest one.
+    if (view.hands_played > 0 && state.game_no) {
+      const seat = view.seat !== null && view.seat !== undefined ? `seat=${view.seat}&` : "";
+      parts.push(h("a", {
+        class: "link", id: "replay-hands", dataset: { role: "replay" },
+        href: `/r/${encodeURIComponent(ctx.roomId)}/replay/${state.game_no}?${seat}at=last`,
+      }, t("Replay hands")));
+    }
+  }
   // Offered to the host only (the server's host actions): ends the table, the result follows.
   if (offered("close_table") && !view.closing) {
     parts.push(h("button", {
@@ -336,7 +347,7 @@ export function mount(root, ctx) {
       h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(ctx, view, state)),
       h("p", { class: "refusal", role: "alert", hidden: true }),
       renderControls(ui, view, state, act),
-      h("div", { class: "dock-row" }, own, renderTableControls(view, state, act, downloadHistory)));
+      h("div", { class: "dock-row" }, own, renderTableControls(ctx, view, state, act, downloadHistory)));
   }
 
   return {

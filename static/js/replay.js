@@ -251,6 +251,8 @@ async function start() {
   $("#room-loading").hidden = true;
   $("#room").classList.remove("loading");
   $("#play").hidden = false;
+  // The log was drawn hidden: its newest lines come into view now.
+  $("#log").scrollTop = $("#log").scrollHeight;
   $("#replay-first").addEventListener("click", () => show(0));
   $("#replay-back").addEventListener("click", () => step(-1));
   $("#replay-forward").addEventListener("click", () => step(1));

@@ -137,7 +137,8 @@ def test_a_holdem_tables_finished_hands_replay_from_the_table_while_it_plays_on(
     page.wait_for_selector("#play:not([hidden]) .felt.holdem")
     page.wait_for_function("""() => {
         const r = window.houserules;
-        return r.frames.length === r.length && r.marks.length > 1 && r.index === r.marks[r.marks.length - 1].index;
+        const last = r.marks[r.marks.length - 1];
+        return r.frames.length === r.length && r.marks.length > 1 && r.index === last.index;
     }""")
     replay = page.evaluate("""() => {
         const r = window.houserules;
@@ -156,7 +157,8 @@ def test_a_holdem_tables_finished_hands_replay_from_the_table_while_it_plays_on(
     page.wait_for_function("() => window.houserules.index === window.houserules.length - 1")
     assert page.inner_text(".dock-holdem .status-line") == "Odotetaan seuraavaa jakoa."
     summary = replay["last"]["view"]["last_hand"]
-    tabled = {*summary["board"], *summary["board2"], *(c for cards in summary["shown"].values() for c in cards)}
+    shown = [c for cards in summary["shown"].values() for c in cards]
+    tabled = {*summary["board"], *summary["board2"], *shown}
     drawn = page.eval_on_selector_all(".felt.holdem [data-card]", "els => els.map((e) => e.dataset.card)")
     assert set(drawn) <= tabled
     assert page.locator("#replay-hands").count() == 0  # no links out of the replay's own table

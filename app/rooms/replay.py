@@ -12,8 +12,8 @@ secrets do:
 - A game still in play replays up to the end of its last finished part (a Hold'em table's hand):
   as long as every shuffle the game has made has its key published (the ``shuffle_key`` event: all
   of its cards may be known), and no further; every seat's frames to anyone, as the keys show all
-  those cards anyway. The part in play is never shown, and a game with no finished part (Palace,
-  Thousand, whose keys come at the game's end) has no replay until it ends.
+  those cards anyway. The part in play is never shown, and a game with no finished part (say one
+  whose keys all come at its end) has no replay until it ends.
 
 Frames come in pages (``start``, ``count``); each request rebuilds the game from its deal, which costs
 about as much as loading the room.

@@ -642,8 +642,8 @@ class RoomManager:
         names = replay.seat_names(entries, result["players"])
         if game_no == room.game_no:
             for seat_no, member in room.seated().items():
-                if seat_no < len(names):
-                    names[seat_no] = member.name
+                names.extend([None] * (seat_no + 1 - len(names)))
+                names[seat_no] = member.name
         return {"game": room.game.name, "game_no": game_no, "seat": seat, "open_seats": open_seats,
                 "names": names, **result}
 

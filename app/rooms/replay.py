@@ -94,8 +94,10 @@ def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntr
     if not entries or entries[0].kind != "deal":
         raise RoomError("unknown_game", "This room has no such game.", 404)
     players = int(entries[0].action["players"])
-    if seat is not None and not 0 <= seat < players:
-        raise RoomError("bad_seat", f"Choose a seat from 1 to {players}.", 422)
+    # A table game has seats beyond the deal's, where newcomers sit down later.
+    seats = max(players, game.seat_count(apply_entry(game, sheet, None, entries[0])))
+    if seat is not None and not 0 <= seat < seats:
+        raise RoomError("bad_seat", f"Choose a seat from 1 to {seats}.", 422)
     count = max(1, min(count, PAGE_MAX))
     keyed = _keyed(entries) if in_play else None
     opened = 0  # the game's first shuffles whose keys are out: never asked for again

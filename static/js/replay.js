@@ -110,7 +110,10 @@ function fillChoices(players) {
   const seats = clear($("#replay-seat"));
   seats.append(h("option", { value: "" }, t("A spectator")));
   const own = replay.own ? replay.own.seat : null;
-  const shown = replay.openSeats ? [...Array(players).keys()] : (own === null ? [] : [own]);
+  // A table's newcomers sit beyond the deal's seats: the names list them too.
+  const seats = Math.max(players, replay.names.length);
+  const open = [...Array(seats).keys()].filter((seat) => seat < players || replay.names[seat]);
+  const shown = replay.openSeats ? open : (own === null ? [] : [own]);
   for (const seat of shown) {
     const label = seat === own ? t("{name} (you)", { name: seatName(seat) }) : seatName(seat);
     seats.append(h("option", { value: String(seat) }, label));

@@ -180,8 +180,14 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
     it, to anyone; the hand in play never (a trimmed frame ends the replay: the table as the last
     hand left it). The names of an earlier game's seats come from its deal."""
     rng = random.Random(f"replay-holdem-{backend.name}")
-    room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2",
-                                   options={**CASH, "max_hands": 5})
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        body = {"game": "holdem", "name": "Kati", "seats": 4, "preset": "cash-nl-1-2",
+                "options": {**CASH, "max_hands": 5}}
+        made = await http.post("/api/rooms", json=body)
+        assert made.status_code == 201, made.text
+        room, tokens = made.json()["room"], [made.json()["token"]]
+        for name in ("P1", "P2"):
+            tokens.append((await http.post(f"/api/rooms/{room}/join", json={"name": name})).json()["token"])
     seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
     everyone = seated + watchers
     assert (await seated[0].host("start"))["type"] == "ack"
@@ -234,17 +240,34 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
         # The own seat with its token is held to the same end.
         own = await all_frames(http, room, 1, seat=0, token=tokens[0])
         assert own["length"] == spectator["length"] and own["frames"][-1]["view"]["hand"] is None
-        # Once hand 3 is over it opens too, while hand 4 stays closed.
+        # A newcomer sits down at the fourth seat while the table plays on.
+        joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Tiit"})
+        assert joined.status_code == 201 and joined.json()["seat"] == 3, joined.text
+        newcomer = Client(server.ws, room, joined.json()["token"])
+        await newcomer.connect()
+        sat = await newcomer.act({"type": "join", "seat": 3, "buy_in": 60})
+        assert sat["type"] == "ack", sat
+        seated.append(newcomer)
+        everyone.append(newcomer)
+        for client in everyone:
+            await client.wait_version(sat["version"])
+        # Once hand 3 is over it opens too, while hand 4 stays closed; the newcomer's seat is one
+        # of the table's, named as the table shows it.
         await play_until(seated, everyone, rng, in_hand(4))
         later = await all_frames(http, room, 1, seat=1)
         assert later["length"] > spectator["length"] and hands_of(later["frames"]) == {1, 2, 3}
-        # The table ends by itself after its last hand: the whole game opens, the names with it.
+        assert later["names"] == ["Kati", "P1", "P2", "Tiit"] and later["players"] == 3
+        theirs = await all_frames(http, room, 1, seat=3)
+        assert theirs["length"] == later["length"]
+        views = sent_views(newcomer)
+        assert all(f["view"] == views[f["version"]] for f in theirs["frames"][:-1] if f["version"] in views)
+        # The table ends by itself after its last hand: the whole game opens.
         await play_moves(seated, everyone, rng, chooser=choose_holdem)
         whole = await all_frames(http, room, 1, seat=1)
         assert whole["in_play"] is False and whole["frames"][-1]["outcome"] is not None
-        assert whole["names"] == ["Kati", "P1", "P2"]
-        # P1 is gone and the next game deals two seats, renumbered: Kati 0 and P2 1. The first game's
-        # replay still names its seats as they were, from its deal.
+        assert whole["names"] == ["Kati", "P1", "P2", "Tiit"]
+        # P1 is gone and the next game deals three seats, renumbered: Kati 0, P2 1, Tiit 2. The first
+        # game's replay names its seats as its deal did.
         assert (await seated[0].host("kick", seat=1))["type"] == "ack"
         assert (await seated[0].host("rematch"))["type"] == "ack"
         await seated[2].wait_state(lambda s: s["game_no"] == 2 and s["view"] is not None)
@@ -253,5 +276,5 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
         assert again.status_code == 200 and again.json()["names"] == ["Kati", "P1", "P2"]
         second = await http.get(f"/api/rooms/{room}/games/2/replay")
         assert second.status_code == 409 and second.json()["code"] == "game_not_over"
-    for client in (seated[0], seated[2], *watchers):
+    for client in (seated[0], seated[2], newcomer, *watchers):
         await client.close()

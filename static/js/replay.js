@@ -111,8 +111,8 @@ function fillChoices(players) {
   seats.append(h("option", { value: "" }, t("A spectator")));
   const own = replay.own ? replay.own.seat : null;
   // A table's newcomers sit beyond the deal's seats: the names list them too.
-  const seats = Math.max(players, replay.names.length);
-  const open = [...Array(seats).keys()].filter((seat) => seat < players || replay.names[seat]);
+  const count = Math.max(players, replay.names.length);
+  const open = [...Array(count).keys()].filter((seat) => seat < players || replay.names[seat]);
   const shown = replay.openSeats ? open : (own === null ? [] : [own]);
   for (const seat of shown) {
     const label = seat === own ? t("{name} (you)", { name: seatName(seat) }) : seatName(seat);

@@ -260,6 +260,16 @@ function renderBuy(type, min, max, act) {
 
 // Moves open at any time (the state's "table" list): sitting out and in, and buying chips, which a
 // busted player may do while the others play on.
+// Every finished hand replays while the table plays on: the replay page opens at the latest one. Under
+// the table, not in the dock, which a phone's betting controls already fill.
+function renderReplayLink(ctx, view, state) {
+  if (ctx.replaying || !(view.hands_played > 0) || !state.game_no) return null;
+  const seat = view.seat !== null && view.seat !== undefined ? `seat=${view.seat}&` : "";
+  return h("p", { class: "felt-links" }, h("a", {
+    id: "replay-hands", href: `/r/${encodeURIComponent(ctx.roomId)}/replay/${state.game_no}?${seat}at=last`,
+  }, t("Replay hands")));
+}
+
 function renderTableControls(ctx, view, state, act, download) {
   const table = state.table || [];
   const offered = (type) => table.find((a) => a.type === type) || null;
@@ -277,14 +287,6 @@ function renderTableControls(ctx, view, state, act, download) {
   // The replay page draws the table too: the links to the room's history are for live play.
   if (!ctx.replaying) {
     parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
-    // Every finished hand replays while the table plays on: the page opens at the latest one.
-    if (view.hands_played > 0 && state.game_no) {
-      const seat = view.seat !== null && view.seat !== undefined ? `seat=${view.seat}&` : "";
-      parts.push(h("a", {
-        class: "link", id: "replay-hands", dataset: { role: "replay" },
-        href: `/r/${encodeURIComponent(ctx.roomId)}/replay/${state.game_no}?${seat}at=last`,
-      }, t("Replay hands")));
-    }
   }
   // Offered to the host only (the server's host actions): ends the table, the result follows.
   if (offered("close_table") && !view.closing) {
@@ -335,7 +337,7 @@ export function mount(root, ctx) {
     const state = ui.state;
     const view = state.view;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view));
+    replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view), renderReplayLink(ctx, view, state));
     // A seat's own row is there even between hands, so the dock keeps its shape.
     const own = me && me.occupied
       ? h("div", { class: "card-row hole own hand", role: "group", "aria-label": t("Your cards") },

@@ -317,6 +317,13 @@ class Game(ABC, Generic[StateT, SheetT]):
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """All that ``seat`` may see (``None``: a spectator), as JSON-ready data."""
 
+    def view_between(self, state: StateT, seat: int | None) -> dict[str, Any]:
+        """``state`` as ``view`` draws it, but without the part of the game (a hand, a deal) that
+        the last move began: the table as the part before it ended. The replay of a game still in
+        play stops there, and shows nothing of the part in play. The default is the spectator's
+        view, which holds no seat's cards."""
+        return self.view(state, None)
+
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
         """``None`` while the game goes on."""

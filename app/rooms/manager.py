@@ -625,19 +625,27 @@ class RoomManager:
 
     async def replay(self, room_id: str, game_no: int, seat: int | None, token: str | None, start: int,
                      count: int) -> dict[str, Any]:
-        """Frames of a finished game as ``seat`` (``None``: a spectator) was shown it; a seat's only
-        to its player's token (see app/rooms/replay.py)."""
+        """Frames of a game as ``seat`` (``None``: a spectator) was shown it: a finished game whole,
+        the current one up to its last finished hand (see app/rooms/replay.py)."""
         room = await self.get(room_id)
-        replay.check_finished(room.game, game_no, room.game_no, room.state)
+        replay.check_game(game_no, room.game_no)
+        in_play = game_no == room.game_no and (room.state is None or room.game.outcome(room.state) is None)
         entries = await queries.game_log(self.engine, room.id, game_no)
-        open_seats = replay.revealed(entries)
+        # In play only the parts whose shuffle keys are out are shown, so any seat's view of them.
+        open_seats = in_play or replay.revealed(entries)
         seat = replay.viewer_seat(room, game_no, seat, token, open_seats)
         # Rebuilding a long game takes a while: off the event loop, so other rooms keep moving.
-        result = await asyncio.to_thread(replay.frames, room.game, room.sheet, entries, seat, start, count)
-        # Seats are renumbered at each deal: the names known are those of the latest game's seats.
-        names = {seat_no: m.name for seat_no, m in room.seated().items()} if game_no == room.game_no else {}
+        result = await asyncio.to_thread(replay.frames, room.game, room.sheet, entries, seat, start, count,
+                                         in_play)
+        # Seats are renumbered at each deal: its entry names who sat where; in the current game the
+        # names seated now come first, as the table shows them (a table's newcomers, a taken seat).
+        names = replay.seat_names(entries, result["players"])
+        if game_no == room.game_no:
+            for seat_no, member in room.seated().items():
+                names.extend([None] * (seat_no + 1 - len(names)))
+                names[seat_no] = member.name
         return {"game": room.game.name, "game_no": game_no, "seat": seat, "open_seats": open_seats,
-                "names": [names.get(s) for s in range(result["players"])], **result}
+                "names": names, **result}
 
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:

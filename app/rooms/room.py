@@ -1155,6 +1155,7 @@ class Room:
             entry = LogEntry(version, game_no, "deal", None,
                              {"seed": sealed.seed, "players": players, "fair": sealed.to_action()},
                              [{"type": "deal", "data": {"game_no": game_no, "players": players,
+                                                        "names": [m.name for _, m in sorted(seated.items())],
                                                         **self.fair.deal_event(sealed)},
                                "audience": None}])
             state, clock = self._clock_entries(state, version, game_no)

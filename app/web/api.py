@@ -155,8 +155,9 @@ async def game_replay(
     start: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
     count: Annotated[int, Query(ge=1, le=replay.PAGE_MAX)] = replay.PAGE_MAX,
 ) -> dict[str, Any]:
-    """A finished game, one frame per log entry (``start``/``count`` page it) as a spectator was
-    shown it, or with ``seat`` and ``Authorization: Bearer <seat token>`` as that seat's player was."""
+    """A game, one frame per log entry (``start``/``count`` page it) as a spectator was shown it, or
+    with ``seat`` (and ``Authorization: Bearer <seat token>`` where the seat is not open to anyone) as
+    that seat's player was: a finished game whole, one in play up to its last finished hand."""
     limit(request, "records")
     return await manager(request).replay(room_id, game_no, seat, bearer(request), start, count)
 

@@ -1,6 +1,6 @@
-// The replay of a finished game: the server's frames (one per log entry, as a chosen seat saw it) drawn
-// by the game's own table module, as in live play, with steps back and forth, jumps to each deal or
-// hand, and autoplay. Keys: ← → step, Home/End, space plays or pauses.
+// The replay of a game (a finished one, or a table's finished hands while it plays on): the server's
+// frames (one per log entry, as a chosen seat saw it) drawn by the game's own table module, as in live
+// play, with steps back and forth, jumps to each deal or hand, and autoplay. Keys: ← → step, Home/End, space plays or pauses.
 
 import { api, loadSeat as storedSeat } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
@@ -18,6 +18,8 @@ const replay = {
   table: null,
   seat: null, // null: as a spectator saw it
   own: null, // this browser's seat in the room and its token, when it has one
+  inPlay: false, // the game goes on: its frames end with the last finished hand
+  jumpLast: false, // open at the last mark (the page's ``at=last``: the latest finished hand)
   openSeats: false, // every seat may be watched (a fair game's seed is revealed at its end)
   names: [],
   frames: [], // every frame of the game for the chosen seat, loaded page by page
@@ -62,7 +64,9 @@ async function loadSeat(seat) {
   replay.length = first.length;
   replay.marks = first.marks;
   replay.openSeats = Boolean(first.open_seats);
+  replay.inPlay = Boolean(first.in_play);
   replay.frames = first.frames;
+  $("#replay-in-play").hidden = !replay.inPlay;
   mountTable();
   fillChoices(first.players);
   show(Math.min(replay.index, replay.frames.length - 1));
@@ -73,6 +77,10 @@ async function loadSeat(seat) {
     replay.frames = replay.frames.concat(page.frames);
     renderPosition();
   }
+  if (replay.jumpLast) {
+    replay.jumpLast = false;
+    show(replay.marks[replay.marks.length - 1].index);
+  }
 }
 
 function mountTable() {
@@ -82,6 +90,7 @@ function mountTable() {
     dock: $("#dock-table"),
     sendAction: () => Promise.reject({ code: "replay", message: t("This is a replay: moves are not sent.") }),
     seatName,
+    replaying: true,
     errorText: (code, message) => tServer(message, code),
     notice,
     room: () => replay.info,
@@ -101,7 +110,10 @@ function fillChoices(players) {
   const seats = clear($("#replay-seat"));
   seats.append(h("option", { value: "" }, t("A spectator")));
   const own = replay.own ? replay.own.seat : null;
-  const shown = replay.openSeats ? [...Array(players).keys()] : (own === null ? [] : [own]);
+  // A table's newcomers sit beyond the deal's seats: the names list them too.
+  const count = Math.max(players, replay.names.length);
+  const open = [...Array(count).keys()].filter((seat) => seat < players || replay.names[seat]);
+  const shown = replay.openSeats ? open : (own === null ? [] : [own]);
   for (const seat of shown) {
     const label = seat === own ? t("{name} (you)", { name: seatName(seat) }) : seatName(seat);
     seats.append(h("option", { value: String(seat) }, label));
@@ -225,6 +237,7 @@ async function start() {
     if (stored && stored.token && Number.isInteger(stored.seat)) replay.own = { seat: stored.seat, token: stored.token };
     const asked = new URLSearchParams(window.location.search).get("seat");
     const seat = asked !== null && /^\d+$/.test(asked) ? Number(asked) : null;
+    replay.jumpLast = new URLSearchParams(window.location.search).get("at") === "last";
     try {
       await loadSeat(seat);
     } catch (error) {
@@ -241,6 +254,8 @@ async function start() {
   $("#room-loading").hidden = true;
   $("#room").classList.remove("loading");
   $("#play").hidden = false;
+  // The log was drawn hidden: its newest lines come into view now.
+  $("#log").scrollTop = $("#log").scrollHeight;
   $("#replay-first").addEventListener("click", () => show(0));
   $("#replay-back").addEventListener("click", () => step(-1));
   $("#replay-forward").addEventListener("click", () => step(1));

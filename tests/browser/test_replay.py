@@ -1,5 +1,6 @@
-"""The replay of a finished game in the page: reached from the game-over box, drawn by the same table
-as live play, stepped back and forth, jumped to the end, seen from another seat, autoplayed."""
+"""The replay of a game in the page: reached from the game-over box, drawn by the same table as live
+play, stepped back and forth, jumped to the end, seen from another seat, autoplayed; a Hold'em table's
+finished hands reached from the table while it plays on."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Player, shoot
+from tests.browser.helpers import create_room, legal, wait_version_above
 from tests.browser.test_bots import play_against_the_bots, practice_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -98,3 +100,66 @@ def test_an_unfinished_game_has_no_replay_yet(people: Callable[..., Player]) -> 
     host.page.goto(f"/r/{room}/replay/1")
     host.page.wait_for_selector("#room-error:not([hidden])")
     assert "has not ended" in host.page.inner_text("#room-error")
+
+
+def test_a_holdem_tables_finished_hands_replay_from_the_table_while_it_plays_on(
+    people: Callable[..., Player], games: dict[str, Any], artefacts: Path
+) -> None:
+    if "holdem" not in games:
+        pytest.skip("the holdem game is not installed on this server")
+    host = people(lang="fi")
+    create_room(host, "holdem", seats=2, name="Kati")
+    page = host.page
+    page.wait_for_selector("#host-controls button[data-op=add_bot]")
+    page.click("#host-controls button[data-op=add_bot]")  # one person and a bot: the table starts
+    page.wait_for_selector(".felt.holdem")
+    page.wait_for_function("() => window.houserules.state && window.houserules.state.view")
+    # The host checks or folds (never busts) until hand 3 is dealt; the bot plays its own hands.
+    assert page.locator("#replay-hands").count() == 0
+    for _ in range(300):
+        state = host.state()
+        assert state is not None and state["outcome"] is None
+        hand = state["view"]["hand"]
+        if hand is not None and hand["number"] >= 3:
+            break
+        types = {a["type"] for a in legal(host)}
+        choice = next((t for t in ("check", "fold", "muck", "no_straddle", "run_once") if t in types), None)
+        if choice is not None:
+            page.click(f".dock-holdem [data-action={choice}]")
+        wait_version_above(host, state["version"])
+    else:
+        raise AssertionError("hand 3 was never dealt")
+    # The finished hands replay from the table's own link, at the latest one's start.
+    link = page.locator("#replay-hands")
+    assert link.is_visible() and link.inner_text() == "Katso jaot uudelleen"
+    shoot(host, artefacts, "holdem-table-replay-link-fi")
+    link.click()
+    page.wait_for_selector("#play:not([hidden]) .felt.holdem")
+    page.wait_for_function("""() => {
+        const r = window.houserules;
+        const last = r.marks[r.marks.length - 1];
+        return r.frames.length === r.length && r.marks.length > 1 && r.index === last.index;
+    }""")
+    replay = page.evaluate("""() => {
+        const r = window.houserules;
+        return { marks: r.marks, index: r.index, seat: r.seat, inPlay: r.inPlay, frame: r.frames[r.index],
+                 last: r.frames[r.frames.length - 1] };
+    }""")
+    latest = replay["marks"][-1]
+    assert latest["kind"] == "hand" and latest["number"] >= 2 and replay["seat"] == 0 and replay["inPlay"]
+    assert replay["frame"]["view"]["hand"]["number"] == latest["number"]
+    assert page.input_value("#replay-jump") == str(latest["index"])
+    assert page.locator("#replay-jump option:checked").inner_text() == f"Jako {latest['number']}"
+    assert page.locator("#replay-in-play").is_visible()
+    # The end is the table as the last finished hand left it: nothing of the hand in play.
+    assert replay["last"]["view"]["hand"] is None
+    page.click("#replay-last")
+    page.wait_for_function("() => window.houserules.index === window.houserules.length - 1")
+    assert page.inner_text(".dock-holdem .status-line") == "Odotetaan seuraavaa jakoa."
+    summary = replay["last"]["view"]["last_hand"]
+    shown = [c for cards in summary["shown"].values() for c in cards]
+    tabled = {*summary["board"], *summary["board2"], *shown}
+    drawn = page.eval_on_selector_all(".felt.holdem [data-card]", "els => els.map((e) => e.dataset.card)")
+    assert set(drawn) <= tabled
+    assert page.locator("#replay-hands").count() == 0  # no links out of the replay's own table
+    shoot(host, artefacts, "holdem-replay-in-play-fi")

@@ -1,9 +1,11 @@
-"""The replay of a finished game over a real server and database: closed while the game runs, then
-frame by frame the very views each seat was sent during play, paged, with the deals and hands marked."""
+"""The replay of a game over a real server and database: frame by frame the very views each seat was
+sent during play, paged, with the deals and hands marked; a Palace or Thousand game once it has ended,
+a Hold'em table's hands each once it has ended while the table plays on."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,6 +16,7 @@ from app.store.db import make_engine
 from app.store.queries import log
 from tests.e2e.client import Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
+from tests.e2e.test_tables import CASH, choose_holdem
 from tests.support import ServerProcess
 
 TIMEOUT = 30.0
@@ -140,4 +143,138 @@ async def test_a_finished_game_replays_the_views_each_seat_was_sent(
         past_end = await http.get(f"/api/rooms/{room}/games/1/replay", params={"start": 10_000})
         assert past_end.status_code == 200 and past_end.json()["frames"] == []
     for client in everyone:
+        await client.close()
+
+
+def hands_of(frames: list[dict[str, Any]]) -> set[int]:
+    """The hands a replay's frames show in play, and those their events start."""
+    shown = {f["view"]["hand"]["number"] for f in frames if f["view"]["hand"] is not None}
+    started = {e["hand"] for f in frames for e in f["events"] if e["type"] == "hand_started"}
+    return shown | started
+
+
+async def play_until(seated: list[Client], everyone: list[Client], rng: random.Random,
+                     done: Callable[[dict[str, Any]], bool]) -> None:
+    """Random Hold'em moves, one at a time, until the table's state is ``done``."""
+    for _ in range(2000):
+        state = seated[0].state
+        assert state is not None and state["outcome"] is None
+        if done(state):
+            return
+        await play_moves(seated, everyone, rng, limit=1, chooser=choose_holdem)
+    raise AssertionError("the table never got there")
+
+
+def in_hand(number: int) -> Callable[[dict[str, Any]], bool]:
+    """A state in which hand ``number`` is being played and its cards are dealt."""
+    def check(state: dict[str, Any]) -> bool:
+        hand = state["view"]["hand"]
+        return hand is not None and hand["number"] == number and hand["phase"] == "bet"
+    return check
+
+
+async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
+    backend: Backend, server: ServerProcess
+) -> None:
+    """Each hand of a running table opens to replay once its shuffle key is out: every seat's view of
+    it, to anyone; the hand in play never (a trimmed frame ends the replay: the table as the last
+    hand left it). The names of an earlier game's seats come from its deal."""
+    rng = random.Random(f"replay-holdem-{backend.name}")
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        body = {"game": "holdem", "name": "Kati", "seats": 4, "preset": "cash-nl-1-2",
+                "options": {**CASH, "max_hands": 5}}
+        made = await http.post("/api/rooms", json=body)
+        assert made.status_code == 201, made.text
+        room, tokens = made.json()["room"], [made.json()["token"]]
+        for name in ("P1", "P2"):
+            tokens.append((await http.post(f"/api/rooms/{room}/join", json={"name": name})).json()["token"])
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    url = f"/api/rooms/{room}/games/1/replay"
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        # Nothing is over yet: the first hand is in play.
+        early = await http.get(url, params={"seat": 1})
+        assert early.status_code == 409 and early.json()["code"] == "game_not_over"
+        await play_until(seated, everyone, rng, in_hand(3))
+        now = seated[0].version
+        spectator = await all_frames(http, room, 1)
+        assert spectator["in_play"] is True and spectator["open_seats"] is True
+        frames = spectator["frames"]
+        assert len(frames) == spectator["length"] and frames[-1]["version"] <= now
+        # Hands 1 and 2 are there (hand 2 marked to jump to); nothing of hand 3.
+        assert hands_of(frames) == {1, 2}
+        assert [(m["kind"], m["number"]) for m in spectator["marks"]] == [("start", None), ("hand", 2)]
+        # The last frame is the table as hand 2 left it: hand 3 began in the same move, but neither
+        # its start nor its blinds are in the frame.
+        last = frames[-1]
+        assert last["view"]["hand"] is None and last["view"]["hands_played"] == 2
+        assert last["view"]["last_hand"]["hand"] == 2
+        assert not {"hand_started", "posted", "dealt", "hole_cards"} & {e["type"] for e in last["events"]}
+        # Every other frame is the view the spectator's socket was sent at its version.
+        views = sent_views(watchers[0])
+        for frame in frames[:-1]:
+            if frame["version"] in views:
+                assert frame["view"] == views[frame["version"]], frame["version"]
+        # The hand in play is refused, with a code to tell it by.
+        beyond = await http.get(url, params={"start": spectator["length"]})
+        assert beyond.status_code == 409 and beyond.json()["code"] == "hand_in_play"
+        # Another seat's frames of the finished hands, to anyone (their keys show every card): just
+        # what that seat's socket was sent, its hole cards of hands 1 and 2 included.
+        other = await all_frames(http, room, 1, seat=2)
+        assert other["length"] == spectator["length"] and hands_of(other["frames"]) == {1, 2}
+        views = sent_views(seated[2])
+        seen = 0
+        for frame in other["frames"][:-1]:
+            if frame["version"] in views:
+                assert frame["view"] == views[frame["version"]], frame["version"]
+                seen += 1
+        assert seen > 0
+        # Hole cards dealt by an event (hand 1's come with the deal) are seat 2's only.
+        holes = [e for f in other["frames"] for e in f["events"] if e["type"] == "hole_cards"]
+        assert {e["seat"] for e in holes} <= {2}
+        # The last frame holds no seat's cards: the hand in play had dealt them.
+        assert all("cards" not in p for p in other["frames"][-1]["view"]["players"])
+        # The own seat with its token is held to the same end.
+        own = await all_frames(http, room, 1, seat=0, token=tokens[0])
+        assert own["length"] == spectator["length"] and own["frames"][-1]["view"]["hand"] is None
+        # A newcomer sits down at the fourth seat while the table plays on.
+        joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Tiit"})
+        assert joined.status_code == 201 and joined.json()["seat"] == 3, joined.text
+        newcomer = Client(server.ws, room, joined.json()["token"])
+        await newcomer.connect()
+        sat = await newcomer.act({"type": "join", "seat": 3, "buy_in": 60})
+        assert sat["type"] == "ack", sat
+        seated.append(newcomer)
+        everyone.append(newcomer)
+        for client in everyone:
+            await client.wait_version(sat["version"])
+        # Once hand 3 is over it opens too, while hand 4 stays closed; the newcomer's seat is one
+        # of the table's, named as the table shows it.
+        await play_until(seated, everyone, rng, in_hand(4))
+        later = await all_frames(http, room, 1, seat=1)
+        assert later["length"] > spectator["length"] and hands_of(later["frames"]) == {1, 2, 3}
+        assert later["names"] == ["Kati", "P1", "P2", "Tiit"] and later["players"] == 3
+        theirs = await all_frames(http, room, 1, seat=3)
+        assert theirs["length"] == later["length"]
+        views = sent_views(newcomer)
+        assert all(f["view"] == views[f["version"]] for f in theirs["frames"][:-1] if f["version"] in views)
+        # The table ends by itself after its last hand: the whole game opens.
+        await play_moves(seated, everyone, rng, chooser=choose_holdem)
+        whole = await all_frames(http, room, 1, seat=1)
+        assert whole["in_play"] is False and whole["frames"][-1]["outcome"] is not None
+        assert whole["names"] == ["Kati", "P1", "P2", "Tiit"]
+        # P1 is gone and the next game deals three seats, renumbered: Kati 0, P2 1, Tiit 2. The first
+        # game's replay names its seats as its deal did.
+        assert (await seated[0].host("kick", seat=1))["type"] == "ack"
+        assert (await seated[0].host("rematch"))["type"] == "ack"
+        await seated[2].wait_state(lambda s: s["game_no"] == 2 and s["view"] is not None)
+        assert seated[2].state is not None and seated[2].state["view"]["seat"] == 1
+        again = await http.get(url)
+        assert again.status_code == 200 and again.json()["names"] == ["Kati", "P1", "P2"]
+        second = await http.get(f"/api/rooms/{room}/games/2/replay")
+        assert second.status_code == 409 and second.json()["code"] == "game_not_over"
+    for client in (seated[0], seated[2], newcomer, *watchers):
         await client.close()

@@ -82,6 +82,26 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
     return view
 
 
+def between_hands_view(state: State, seat: int | None) -> dict[str, Any]:
+    """The table as the previous hand left it, drawn from a state in which the next hand has just
+    begun: no hand in play, the stacks before its antes and blinds were posted, the previous hand's
+    summary (with its tabled cards) as it stands. Nothing of the new hand is in it."""
+    h = state.hand
+    view = table_view(state, None)
+    view["seat"] = seat
+    if h is None:
+        return view
+    view["hand"] = None
+    for entry in view["players"]:
+        x = entry["seat"]
+        if entry.get("in_hand"):
+            for key in ("folded", "bet", "committed", "all_in", "has_cards", "cards", "shown", "mucked"):
+                entry.pop(key, None)
+            entry["in_hand"] = False
+            entry["stack"] += h.committed[x]
+    return view
+
+
 def hand_view(h: Hand) -> dict[str, Any]:
     """The hand in play as everyone sees it: positions, street, board, the bet and the pots."""
     return {

@@ -260,7 +260,17 @@ function renderBuy(type, min, max, act) {
 
 // Moves open at any time (the state's "table" list): sitting out and in, and buying chips, which a
 // busted player may do while the others play on.
-function renderTableControls(view, state, act, download) {
+// Every finished hand replays while the table plays on: the replay page opens at the latest one. Under
+// the table, not in the dock, which a phone's betting controls already fill.
+function renderReplayLink(ctx, view, state) {
+  if (ctx.replaying || !(view.hands_played > 0) || !state.game_no) return null;
+  const seat = view.seat !== null && view.seat !== undefined ? `seat=${view.seat}&` : "";
+  return h("p", { class: "felt-links" }, h("a", {
+    id: "replay-hands", href: `/r/${encodeURIComponent(ctx.roomId)}/replay/${state.game_no}?${seat}at=last`,
+  }, t("Replay hands")));
+}
+
+function renderTableControls(ctx, view, state, act, download) {
   const table = state.table || [];
   const offered = (type) => table.find((a) => a.type === type) || null;
   const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
@@ -274,7 +284,10 @@ function renderTableControls(view, state, act, download) {
       parts.push(renderBuy(busted ? "rebuy" : "top_up", buy.min, buy.max, act));
     }
   }
-  parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+  // The replay page draws the table too: the links to the room's history are for live play.
+  if (!ctx.replaying) {
+    parts.push(h("button", { type: "button", class: "link", dataset: { role: "history" }, onclick: download }, t("Download hand history")));
+  }
   // Offered to the host only (the server's host actions): ends the table, the result follows.
   if (offered("close_table") && !view.closing) {
     parts.push(h("button", {
@@ -324,7 +337,7 @@ export function mount(root, ctx) {
     const state = ui.state;
     const view = state.view;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view));
+    replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view), renderReplayLink(ctx, view, state));
     // A seat's own row is there even between hands, so the dock keeps its shape.
     const own = me && me.occupied
       ? h("div", { class: "card-row hole own hand", role: "group", "aria-label": t("Your cards") },
@@ -336,7 +349,7 @@ export function mount(root, ctx) {
       h("p", { class: "status-line", role: "status", "aria-live": "polite" }, statusText(ctx, view, state)),
       h("p", { class: "refusal", role: "alert", hidden: true }),
       renderControls(ui, view, state, act),
-      h("div", { class: "dock-row" }, own, renderTableControls(view, state, act, downloadHistory)));
+      h("div", { class: "dock-row" }, own, renderTableControls(ctx, view, state, act, downloadHistory)));
   }
 
   return {

@@ -79,7 +79,8 @@ function statusText(ui, ctx) {
   const s = ui.state;
   if (s.outcome || m.phase === "over") return t("The game is over.");
   if (m.phase === "swap") {
-    if (ctx.seat === null) return t("Players are swapping cards.");
+    // A replay has no moves to offer: "waiting for the others" would be wrong of a seat still swapping.
+    if (ctx.seat === null || ctx.replaying) return t("Players are swapping cards.");
     if (legalOf(ui, "lay_face_up").length) return t("Your turn: choose three cards to lay face up.");
     if (legalOf(ui, "ready").length) return t("Your turn: swap cards between your hand and your face-up cards, then press Ready.");
     return t("Waiting for the others to finish swapping.");

@@ -195,3 +195,26 @@ def test_a_lone_player_and_a_newcomer_play_at_once_wherever_he_sits() -> None:
         # A newcomer in seat 1 (the last big blind's seat) is passed by the big blind, which goes
         # to seat 0; at a table that cannot deal without him he is dealt in all the same.
         assert sorted(hand(s).players) == sorted([0, newcomer])
+
+
+def test_the_view_between_hands_shows_the_table_as_the_last_hand_left_it() -> None:
+    """A hand that ends by a fold begins the next in the same move: ``view_between`` draws the table
+    without the new hand (no cards, no posts), for a replay that stops at the end of the last one."""
+    state = table({"format": "cash", "show_after_hand": False}, players=3, button=0)
+    first = hand(state)
+    # The button folds, then the small blind: the big blind wins the blinds.
+    state = act(state, (0, {"type": "fold"}), (1, {"type": "fold"}))
+    h = hand(state)
+    assert h.number == first.number + 1 and h.phase == "bet"
+    ended = state.history[-1]
+    view = HOLDEM.view_between(state, 1)
+    assert view["hand"] is None and view["seat"] == 1 and view["hands_played"] == 1
+    assert view["last_hand"]["hand"] == first.number
+    assert all("cards" not in p and not p["in_hand"] for p in view["players"])
+    # The stacks are those the last hand finished with, before the new hand's blinds.
+    finished = dict(zip(ended["players"], ended["finishing_stacks"], strict=True))
+    assert [view["players"][x]["stack"] for x in range(3)] == [finished[x] for x in range(3)]
+    assert sum(finished.values()) == sum(first.start[:3]) and finished[2] > finished[0]
+    # The live view of the same state holds the new hand and the seat's cards.
+    live = HOLDEM.view(state, 1)
+    assert live["hand"]["number"] == h.number and live["players"][1]["cards"]

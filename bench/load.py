@@ -273,6 +273,11 @@ async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) ->
     await ws.send(payload)
 
 
+async def _drain(ws: Any) -> None:
+    async for _ in ws:
+        pass
+
+
 async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: Gate) -> None:
     """A spectator: says hello, then only reads."""
     started = False
@@ -283,14 +288,17 @@ async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: 
             gate.arrive()
             started = True
             await gate.go.wait()
+            # One reading task, stopped by the run's end: a spectator costs the load generator
+            # one frame read per update and nothing more (thousands of them share its core).
+            reading = asyncio.ensure_future(_drain(ws))
             halt = asyncio.ensure_future(stop.wait())
-            while True:
-                recv = asyncio.ensure_future(ws.recv())
-                done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
-                if halt in done:
-                    recv.cancel()
-                    return
-                recv.result()  # raises if the socket closed
+            done, _ = await asyncio.wait({reading, halt}, return_when=asyncio.FIRST_COMPLETED)
+            if halt in done:
+                reading.cancel()
+                return
+            halt.cancel()
+            reading.result()  # raises if the socket closed
+            raise ConnectionError("the server closed a spectator's socket")
     except Exception:
         if not started:
             stats.failed_connect += 1

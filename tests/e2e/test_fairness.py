@@ -255,15 +255,22 @@ async def test_thousand_and_holdem_records_verify(backend: Backend, server: Serv
         await client.close()
 
 
+@pytest.mark.parametrize("game", ["palace", "holdem"])
 async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_its_seeds(
-        backend: Backend) -> None:
+        backend: Backend, game: str) -> None:
     """Contributions wait in memory until the deal: after a SIGKILL the room shows a new commitment
     and takes contributions for it; a SIGKILL during the game keeps the game's seeds (they are in
-    its deal entry), so the reveal and the record still verify."""
-    rng = random.Random(f"fair-kill-{backend.name}")
+    its deal entry, and each later hand's in its round's entry), so the reveals and the record still
+    verify."""
+    rng = random.Random(f"fair-kill-{game}-{backend.name}")
+    chooser: Any = choose_holdem if game == "holdem" else None
     server = backend.server().start()
     try:
-        room, tokens = await make_room(server.http, 3, preset="palace")
+        if game == "holdem":
+            room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2",
+                                           options={**CASH, "max_hands": 12})
+        else:
+            room, tokens = await make_room(server.http, 3, preset="palace")
         seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
         everyone = seated + watchers
         first = last_room(seated[0])["fair"]["commitment"]
@@ -282,18 +289,25 @@ async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_i
         for client in everyone:
             await client.wait_state(lambda s: s["view"] is not None)
         (deal,) = events_of(seated[0], "deal")
-        assert deal["commitment"] == second["commitment"] and deal["contributions"] == [None, None, late]
-        await play_moves(seated, everyone, rng, limit=10)
+        assert deal["commitment"] == second["commitment"] and deal["contributions"][:3] == [None, None, late]
+        more = {"chooser": chooser} if chooser else {}
+        await play_moves(seated, everyone, rng, limit=10, **more)
+        if game == "holdem":
+            # Into a later hand, whose round's entry is in the log before the kill.
+            await play_until(seated, everyone, rng, chooser,
+                             lambda: len(events_of(watchers[0], "fair_round")) >= 2)
         server.kill()
         server = backend.server().start()
         await reconnect(everyone, server)
-        await play_moves(seated, everyone, rng)
+        await play_moves(seated, everyone, rng, max_moves=6000, **more)
         (reveal,) = events_of(watchers[0], "reveal")
         assert reveal["commitment"] == second["commitment"]
         for token in [*tokens, None]:
             record = (await download(server.http, room, token)).json()
             assert record["server_seed"] == reveal["server_seed"]
             assert all(check.ok for check in verify.verify(record))
+            if game == "holdem":
+                assert sum("server_seed" in s.get("round", {}) for s in record["shuffles"]) >= 2
         assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
         for client in everyone:
             await client.close()

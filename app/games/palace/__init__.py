@@ -7,8 +7,10 @@ The rules, the dealing order and the actions are described in ``engine``'s docst
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
+from app.games import cards as cardlib
 from app.games import register
 from app.games.base import Action, Event, Game, Outcome
 from app.games.fair import Shuffle
@@ -75,8 +77,15 @@ class Palace(Game[Table, RuleSheet]):
         # One shuffle per game; every card may be known once the game is over.
         if since > 0:
             return []
-        cards = tuple(engine.full_deck(state.sheet, len(state.players)))
+        sheet = state.sheet
+        cards = _deck(sheet.deck, sheet.jokers, sheet.deck_count(len(state.players)))
         return [Shuffle("deal", cards, state.phase == "over")]
+
+
+@lru_cache(maxsize=64)
+def _deck(deck: str, jokers: int, decks: int) -> tuple[str, ...]:
+    """The unshuffled cards of ``engine.full_deck`` (asked for after every move: made once)."""
+    return tuple(cardlib.deck(low_rank="2" if deck == "52" else "6", jokers=jokers, decks=decks))
 
 
 game = Palace()

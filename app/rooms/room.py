@@ -163,6 +163,8 @@ class Room:
         # leases at all: see ``owns``).
         self.epoch = epoch
         self.game = game
+        # Whether the game has optional decisions at all (one that never does has no quiet waits).
+        self._optional_decisions = type(game).optional_decision is not Game.optional_decision
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         # When each subscriber attached (a counter): the oldest of a member's sockets goes first.
@@ -658,7 +660,9 @@ class Room:
         """The sheet's ``decision_timer_seconds`` when every seat to act faces only an optional
         decision (the game's ``optional_decision``), so such a wait never stalls the table."""
         seconds = getattr(self.sheet, "decision_timer_seconds", 0)
-        if state is None or seconds <= 0 or self.game.outcome(state) is not None:
+        if state is None or seconds <= 0 or not self._optional_decisions:
+            return None
+        if self.game.outcome(state) is not None:
             return None
         to_act = self.game.turn_seats(state)
         if to_act and all(self.game.optional_decision(state, seat) for seat in to_act):

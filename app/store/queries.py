@@ -345,14 +345,18 @@ _batch_update = (
 
 
 # Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column.
+# Statements that change several rooms' rows first lock them in the order of their ids (``k``), so
+# two of them at once (a batch of moves, a lease renewal) wait for each other instead of deadlocking.
 _PG_BATCH_UPDATE = text(
-    "UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+    " ORDER BY id FOR UPDATE)"
+    " UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:versions AS integer[]),"
     " CAST(:statuses AS varchar[]), CAST(:deadlines AS float8[]), CAST(:turn_starts AS float8[]),"
     " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
     " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
 _PG_LOG_INSERT = text(
     "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
@@ -433,12 +437,13 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
 # only those rooms' log entries and snapshots are written and announced. A room whose row did not
 # match changes nothing and is left out of the answer (a version conflict for that room alone).
 PG_GROUP_COMMIT = (
-    "WITH u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE),"
+    " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
     " FROM unnest($1::varchar[], $2::integer[], $3::integer[], $4::varchar[], $5::float8[],"
     " $6::float8[], $7::text[], $8::integer[])"
     " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
     " l AS (INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
     " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, CAST(e.action AS json),"
@@ -490,21 +495,27 @@ _LEASE_END = f"{_DB_NOW} + CAST(:seconds AS float8)"
 # An instance's LISTEN connection carries ``application_name`` ``houserules <instance>``: a lease
 # whose owner has no such session left (its process died) is free at once, not only when it ends.
 LISTENER_APP = "houserules "
+_ROOMS_IN_ORDER = ("WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+                   " ORDER BY id FOR UPDATE) ")
 _TAKE_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     f"UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1, lease_until = {_LEASE_END}"
-    " WHERE id = ANY(CAST(:ids AS varchar[])) AND (lease_owner IS NULL OR lease_owner = :owner"
+    " WHERE id IN (SELECT id FROM k) AND (lease_owner IS NULL OR lease_owner = :owner"
     f" OR lease_until IS NULL OR lease_until < {_DB_NOW}"
     " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity"
     f" WHERE application_name = '{LISTENER_APP}' || lease_owner))"
     " RETURNING id, lease_epoch")
 _RENEW_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     f"UPDATE rooms SET lease_until = {_LEASE_END}"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"
-    " WHERE rooms.id = l.id AND rooms.lease_owner = :owner AND rooms.lease_epoch = l.epoch"
+    " WHERE rooms.id = l.id AND rooms.id IN (SELECT id FROM k) AND rooms.lease_owner = :owner"
+    " AND rooms.lease_epoch = l.epoch"
     " RETURNING rooms.id")
 _RELEASE_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     "UPDATE rooms SET lease_owner = NULL, lease_until = NULL"
-    " WHERE id = ANY(CAST(:ids AS varchar[])) AND lease_owner = :owner")
+    " WHERE id IN (SELECT id FROM k) AND lease_owner = :owner")
 
 
 async def take_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str], seconds: float

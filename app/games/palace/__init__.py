@@ -7,7 +7,6 @@ The rules, the dealing order and the actions are described in ``engine``'s docst
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from app.games import cards as cardlib
@@ -82,10 +81,17 @@ class Palace(Game[Table, RuleSheet]):
         return [Shuffle("deal", cards, state.phase == "over")]
 
 
-@lru_cache(maxsize=64)
+_DECKS: dict[tuple[str, int, int], tuple[str, ...]] = {}
+
+
 def _deck(deck: str, jokers: int, decks: int) -> tuple[str, ...]:
-    """The unshuffled cards of ``engine.full_deck`` (asked for after every move: made once)."""
-    return tuple(cardlib.deck(low_rank="2" if deck == "52" else "6", jokers=jokers, decks=decks))
+    """The unshuffled cards of ``engine.full_deck`` (asked for after every move: made once per kind)."""
+    key = (deck, jokers, decks)
+    found = _DECKS.get(key)
+    if found is None:
+        found = _DECKS[key] = tuple(cardlib.deck(low_rank="2" if deck == "52" else "6", jokers=jokers,
+                                                 decks=decks))
+    return found
 
 
 game = Palace()

@@ -397,7 +397,7 @@ class RoomManager:
         size = 0
         for room in rooms:
             members = sorted({sub.member_id for sub in room.subscribers if sub.member_id is not None})
-            cost = len(room.id) + 8 * len(members) + 8
+            cost = len(json.dumps({room.id: members}))
             if size + cost > HAND_MAX_BYTES - 200 and chunks[-1]:
                 chunks.append({})
                 size = 0

@@ -4,7 +4,7 @@ A bot is a member like any other, marked by its token hash (``bot:<level>:<rando
 real token hashes to, so nobody can connect as it). The room's ``BotDriver`` plays for:
 
 - every seat held by a bot;
-- a person's seat whose owner has had no socket open for longer than the sheet's
+- a person's seat whose owner has had no socket open, on any instance, for longer than the sheet's
   ``bot_takeover_seconds`` (0: never). The seat is handed back as soon as the owner connects
   again: the next move is theirs.
 
@@ -78,7 +78,8 @@ class BotDriver:
     # -- who plays by bot -----------------------------------------------------------------
 
     def connected_members(self) -> set[int]:
-        return {sub.member_id for sub in self.room.subscribers if sub.member_id is not None}
+        # Sockets on other instances count too (their presence, see app/rooms/manager.py).
+        return self.room.connected_members()
 
     def note_connections(self) -> None:
         """Call after a socket came or went: records who just left, then re-plans."""
@@ -155,15 +156,19 @@ class BotDriver:
         room = self.room
         if not room.owns():
             return  # the instance that owns the room runs its bots
-        for member in room.seated().values():
-            if leaving(member) and _gone_from_table(room, member):
-                room.manager.spawn(self._release(member.id))
+        seated = room.seated()
+        bots_here = False
+        for member in seated.values():
+            if member.token_hash.startswith(PREFIX):
+                bots_here = True
+                if leaving(member) and _gone_from_table(room, member):
+                    room.manager.spawn(self._release(member.id))
+        if not bots_here and takeover_seconds(room) <= 0:
+            return  # people only, and no stand-ins: nothing to plan (most rooms, after most moves)
         if room.status != "playing" or room.state is None or room.game.outcome(room.state) is not None:
             return
-        if not room.subscribers:
-            # Bots play where the room's sockets are (the instance the proxy routes the room to;
-            # another instance that loaded the room would see everyone as away): with nobody
-            # watching anywhere here they wait, and go on when someone connects.
+        if not room.subscribers and not room.remote:
+            # With nobody watching anywhere the bots wait, and go on when someone connects.
             return
         settings = room.manager.settings
         now = time.time()

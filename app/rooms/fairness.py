@@ -78,6 +78,8 @@ class Fairness:
         self.committed: int | None = None
         self.open_upto = 0
         self.opened: set[int] = set()
+        # The current game's shuffle keys and their commitments by label (hashed once per game).
+        self._keys: dict[str, tuple[str, str]] = {}
 
     def announce(self, seats: Mapping[int, int]) -> dict[str, Any]:
         """The ``fair`` part of the room message: the pending commitment and which seats (by the
@@ -109,6 +111,7 @@ class Fairness:
         self.pending = Round.fresh()
         self.current, self.loaded = sealed, True
         self.committed = None
+        self._keys = {}
         return sealed
 
     def seal_round(self, order: Sequence[int | None]) -> Sealed:
@@ -132,10 +135,12 @@ class Fairness:
         """The current game's material from its deal entry's action (``None``: no game)."""
         self.current = Sealed.from_deal(deal_action) if deal_action is not None else None
         self.loaded = True
+        self._keys = {}
 
     def forget_current(self) -> None:
         """The room reloaded: the current game's material is read again when next needed."""
         self.current, self.loaded, self.committed = None, False, None
+        self._keys = {}
 
     def tracking(self) -> tuple[int | None, int, frozenset[int]]:
         """What ``events`` has counted as published, to put back when a commit fails."""
@@ -169,10 +174,12 @@ class Fairness:
         opened_rounds: dict[str | None, Mapping[str, Any] | None] = {}
         # Only the shuffles from the first one not yet open: a long table's old hands cost nothing.
         for index, shuffle in enumerate(listed, start=self.open_upto):
-            key = fair.shuffle_key(shuffle.seed_for(sealed.seed), shuffle.label)
+            if index < committed and not (shuffle.open and index not in self.opened):
+                continue  # published as it stands: nothing to hash
+            key, key_commitment = self._key(shuffle.seed_for(sealed.seed), shuffle.label)
             if index >= committed:
                 rows.append(_public("shuffle_commitment", {"game_no": game_no, "label": shuffle.label,
-                                                           "commitment": fair.key_commitment(key)}))
+                                                           "commitment": key_commitment}))
                 committed = index + 1
             if shuffle.open and index not in self.opened:
                 rows.append(_public("shuffle_key", {"game_no": game_no, "label": shuffle.label, "key": key}))
@@ -199,6 +206,15 @@ class Fairness:
             rows.append(_public("reveal", {"game_no": game_no, "server_seed": sealed.server_seed,
                                            "nonce": sealed.nonce, "commitment": sealed.commitment}))
         return rows
+
+    def _key(self, seed: str, label: str) -> tuple[str, str]:
+        """A shuffle's key and its commitment, hashed once per game (a label's seed never changes
+        once its shuffle is made)."""
+        found = self._keys.get(label)
+        if found is None:
+            key = fair.shuffle_key(seed, label)
+            found = self._keys[label] = (key, fair.key_commitment(key))
+        return found
 
 
 def _round_seed(shuffle: fair.Shuffle) -> str | None:

@@ -4,8 +4,15 @@ With PostgreSQL, one instance owns a room at a time: it holds the room's lease (
 ``LEASE_SECONDS`` long, renewed every ``RENEW_SECONDS``) and only it commits the room's moves and
 runs its timers and bots. Every commit names the lease's epoch, so a stale owner's write is
 refused. Another instance with sockets in the room keeps a copy in step through LISTEN/NOTIFY and
-hands its sockets' moves and host operations to the owner (``notify.hand``); when the owner's lease
-ends unrenewed (it died), such an instance takes the room over from the stored log and snapshots.
+hands everything that changes the room to the owner (``notify.hand``): its sockets' moves, host
+operations, chat, contributions and leaving, and the joins it is asked for over HTTP; when the
+owner's lease ends unrenewed (it died), such an instance takes the room over from the stored log
+and snapshots.
+
+Presence: every instance tells the others which members have a socket open on it in each room
+(on every change, and again every ``RENEW_SECONDS``), so the owner's bots stand in only for players
+connected nowhere, and every instance's room message shows who is connected anywhere. A word not
+renewed for ``PRESENCE_SECONDS`` (its instance died) counts no more.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from app.rooms.errors import RoomError
 from app.rooms.room import NAME_MAX, Room, RoomGone, Subscriber, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
-from app.store.notify import HAND_MAX_BYTES, Listener, hand, notify
+from app.store.notify import CHANNEL, HAND_MAX_BYTES, Listener, hand, notify
+from app.store.queries import VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,11 @@ LEASE_SECONDS = 3.0
 RENEW_SECONDS = 1.0
 # How long a socket's handed-over message waits for the owner's answer before ``room_moving``.
 HAND_WAIT_SECONDS = 3.0
+# Another instance's presence in a room counts this long after its last word (renewed every
+# RENEW_SECONDS; generous, so a busy instance's late renewal never makes its players look away).
+PRESENCE_SECONDS = 10.0
+# The frames that answer a message handed to the owner (sent back to the socket that sent it).
+REPLY_TYPES = ("ack", "error", "contributed")
 
 
 def get_game(name: str) -> Game[Any, Any]:
@@ -92,10 +105,9 @@ class HandedReply:
 
     def send(self, text_out: str) -> None:
         frame = json.loads(text_out)
-        if frame.get("type") in ("ack", "error") and frame.get("id") == self.msg_id:
+        if frame.get("type") in REPLY_TYPES and frame.get("id") == self.msg_id:
             assert self.member_id is not None
-            self.manager.spawn(self.manager.send_reply(self.to, self.room_id, self.member_id, self.msg_id,
-                                                       text_out))
+            self.manager.send_reply(self.to, self.room_id, self.member_id, self.msg_id, text_out)
 
     def close(self, code: int, reason: str) -> None:
         pass
@@ -132,8 +144,18 @@ class RoomManager:
         # Leases only where several instances can share the database (PostgreSQL).
         self.leases = self.listener is not None
         self._lease_task: asyncio.Task[None] | None = None
-        # Messages handed to an owner and not yet answered: (room, member, message id) -> socket.
-        self._handed: dict[tuple[str, int, str], Subscriber] = {}
+        # PostgreSQL: the writer's own asyncpg connection for plain moves (one statement a batch).
+        self._pg: Any = None
+        # Messages handed to an owner and not yet answered: (room, member, message id) -> the
+        # socket and the message's kind.
+        self._handed: dict[tuple[str, int, str], tuple[Subscriber, str]] = {}
+        # Joins handed to an owner (HTTP, no socket): their id -> the answer awaited.
+        self._joins: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        # Answers to other instances' handed messages, waiting for the task that sends them.
+        self._outbox: list[dict[str, Any]] = []
+        self._sender: asyncio.Task[None] | None = None
+        # Rooms whose sockets here changed since presence was last sent.
+        self._presence_dirty: set[str] = set()
 
     def _remote_change(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
@@ -150,6 +172,8 @@ class RoomManager:
                 await self.tend_leases()
             except Exception:  # the lease keeper must live on whatever happens
                 log.exception("renewing the room leases failed")
+            self.expire_presence()
+            await self.send_presence([room for room in self.rooms.values() if room.subscribers])
 
     async def tend_leases(self) -> None:
         """Renew the leases of the rooms this instance owns (a room whose lease was taken over
@@ -188,7 +212,7 @@ class RoomManager:
                                  "message": "The message is too large."}))
             return
         key = (room.id, sub.member_id, msg_id)
-        self._handed[key] = sub
+        self._handed[key] = (sub, op)
         try:
             async with self.engine.begin() as conn:
                 await hand(conn, message)
@@ -200,9 +224,38 @@ class RoomManager:
         asyncio.get_running_loop().call_later(HAND_WAIT_SECONDS, self._hand_expired, key, sub)
 
     def _hand_expired(self, key: tuple[str, int, str], sub: Subscriber) -> None:
-        if self._handed.get(key) is sub:
+        handed = self._handed.get(key)
+        if handed is not None and handed[0] is sub:
             del self._handed[key]
             sub.send(_moving(key[2]))
+
+    def leave_handed(self, room_id: str, member_id: int) -> bool:
+        """Whether a socket here handed the owner its member's leaving, still unanswered (its
+        sockets close when the answer comes, after the ack)."""
+        return any(key[0] == room_id and key[1] == member_id and op == "leave"
+                   for key, (_, op) in self._handed.items())
+
+    async def hand_join(self, room: Room, name: str, seat: int | None) -> dict[str, Any]:
+        """Hand an HTTP join to the room's owner, which seats (or queues) the newcomer; its answer
+        is this request's answer."""
+        owner = room.lease_owner
+        if owner is None or owner == self.instance:
+            raise RoomError("room_moving", "The room is moving to another server; try again in a moment.",
+                            503, retry_after=1)
+        join_id = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._joins[join_id] = future
+        try:
+            async with self.engine.begin() as conn:
+                await hand(conn, {"to": owner, "from": self.instance, "kind": "request", "room": room.id,
+                                  "member": 0, "op": "join", "id": join_id,
+                                  "body": {"name": name, "seat": seat}})
+            return await asyncio.wait_for(future, HAND_WAIT_SECONDS)
+        except TimeoutError:
+            raise RoomError("room_moving", "The room is moving to another server; try again in a "
+                            "moment.", 503, retry_after=1) from None
+        finally:
+            self._joins.pop(join_id, None)
 
     async def want(self, room: Room) -> None:
         """A socket came to a room another instance owns (the proxy sends the room's sockets here
@@ -244,15 +297,36 @@ class RoomManager:
             self.spawn(self._give_up(str(message.get("room")), str(message.get("from"))))
         elif message.get("kind") == "released":
             self.spawn(self._take_released(str(message.get("room"))))
+        elif message.get("kind") == "presence":
+            self._presence_received(str(message.get("from")), message.get("rooms"))
+        elif message.get("kind") == "reply" and message.get("op") == "join":
+            future = self._joins.get(str(message.get("id")))
+            if future is not None and not future.done():
+                error = message.get("error")
+                if isinstance(error, dict):
+                    future.set_exception(RoomError(str(error.get("code")), str(error.get("message")),
+                                                   int(error.get("status") or 400),
+                                                   retry_after=error.get("retry_after")))
+                else:
+                    future.set_result(dict(message.get("result") or {}))
         elif message.get("kind") == "reply":
             key = (str(message.get("room")), int(message.get("member") or 0), str(message.get("id")))
-            sub = self._handed.pop(key, None)
-            if sub is not None:
-                sub.send(str(message.get("text")))
+            handed = self._handed.pop(key, None)
+            if handed is not None:
+                sub, op = handed
+                text_out = str(message.get("text"))
+                sub.send(text_out)
+                room = self.rooms.get(key[0])
+                if op == "leave" and room is not None and json.loads(text_out).get("type") == "ack":
+                    room.left(key[1])
 
     async def _serve_handed(self, message: dict[str, Any]) -> None:
         """As the owner: run another instance's socket's message; the answer goes back to it."""
         room_id, msg_id = str(message["room"]), str(message["id"])
+        body = message.get("body") or {}
+        if message.get("op") == "join":
+            await self._serve_join(str(message["from"]), room_id, msg_id, body)
+            return
         reply = HandedReply(self, str(message["from"]), room_id, int(message["member"]), msg_id)
         try:
             room = await self.get(room_id)
@@ -262,21 +336,113 @@ class RoomManager:
         if room.epoch is None:
             reply.send(_moving(msg_id))
             return
-        body = message.get("body") or {}
-        if message.get("op") == "action":
+        op = message.get("op")
+        if op == "action":
             version = body.get("version")
             await room.act(reply, msg_id, dict(body.get("action") or {}),
                            version if isinstance(version, int) else None)
-        elif message.get("op") == "host":
+        elif op == "host":
             await room.host(reply, msg_id, str(body.get("op")), dict(body.get("args") or {}))
+        elif op == "chat":
+            await room.say(reply, msg_id, str(body.get("text")))
+        elif op == "leave":
+            await room.leave(reply, msg_id)
+        elif op == "contribute":
+            await room.contribute(reply, msg_id, str(body.get("commitment")), str(body.get("bytes")))
 
-    async def send_reply(self, to: str, room_id: str, member_id: int, msg_id: str, text_out: str) -> None:
+    async def _serve_join(self, to: str, room_id: str, join_id: str, body: dict[str, Any]) -> None:
+        """As the owner: another instance's HTTP join; the answer (or refusal) goes back to it."""
+        answer: dict[str, Any] = {"to": to, "kind": "reply", "op": "join", "room": room_id, "id": join_id}
+        seat = body.get("seat")
+        try:
+            room = await self.get(room_id)
+            if room.epoch is None:
+                raise RoomGone(room_id)
+            answer["result"] = await room.join(str(body.get("name")),
+                                               seat if isinstance(seat, int) and not isinstance(seat, bool)
+                                               else None)
+        except RoomError as refused:
+            answer["error"] = {"code": refused.code, "message": refused.message, "status": refused.status,
+                               "retry_after": refused.retry_after}
+        except RoomGone:
+            answer["error"] = {"code": "room_moving", "status": 503, "retry_after": 1,
+                               "message": "The room is moving to another server; try again in a moment."}
         try:
             async with self.engine.begin() as conn:
-                await hand(conn, {"to": to, "kind": "reply", "room": room_id, "member": member_id,
-                                  "id": msg_id, "text": text_out})
+                await hand(conn, answer)
         except Exception:
-            log.exception("answering a handed message of room %s failed", room_id)
+            log.exception("answering a handed join of room %s failed", room_id)
+
+    # -- presence ----------------------------------------------------------------------------
+
+    def presence_changed(self, room: Room) -> None:
+        """A socket came to or left ``room`` here: tell the other instances (with leases only;
+        the changes of one moment share one notification)."""
+        if not self.leases:
+            return
+        if not self._presence_dirty:
+            asyncio.get_running_loop().call_soon(self._send_dirty_presence)
+        self._presence_dirty.add(room.id)
+
+    def _send_dirty_presence(self) -> None:
+        rooms = [room for room_id in self._presence_dirty if (room := self.rooms.get(room_id)) is not None]
+        self._presence_dirty.clear()
+        if rooms:
+            self.spawn(self.send_presence(rooms))
+
+    async def send_presence(self, rooms: Iterable[Room]) -> None:
+        """Tell every other instance which members have sockets here in these rooms (an empty list:
+        none any more). Several rooms share a notification while it stays under PostgreSQL's limit."""
+        chunks: list[dict[str, list[int]]] = [{}]
+        size = 0
+        for room in rooms:
+            members = sorted({sub.member_id for sub in room.subscribers if sub.member_id is not None})
+            cost = len(json.dumps({room.id: members}))
+            if size + cost > HAND_MAX_BYTES - 200 and chunks[-1]:
+                chunks.append({})
+                size = 0
+            chunks[-1][room.id] = members
+            size += cost
+        try:
+            for chunk in chunks:
+                if chunk:
+                    async with self.engine.begin() as conn:
+                        await hand(conn, {"to": "*", "from": self.instance, "kind": "presence",
+                                          "rooms": chunk})
+        except Exception:
+            log.exception("telling the other instances who is connected failed")
+
+    def _presence_received(self, instance: str, rooms: Any) -> None:
+        if not isinstance(rooms, dict):
+            return
+        now = time.monotonic()
+        for room_id, members in rooms.items():
+            room = self.rooms.get(str(room_id))
+            if room is not None and isinstance(members, list):
+                room.remote_presence(instance, frozenset(m for m in members if isinstance(m, int)), now)
+
+    def expire_presence(self) -> None:
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            room.expire_presence(now - PRESENCE_SECONDS)
+
+    def send_reply(self, to: str, room_id: str, member_id: int, msg_id: str, text_out: str) -> None:
+        """Answer a handed message. Answers go out in the order given, those of one moment in one
+        transaction (a socket that sent several messages gets their answers in order)."""
+        self._outbox.append({"to": to, "kind": "reply", "room": room_id, "member": member_id,
+                             "id": msg_id, "text": text_out})
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_replies())
+
+    async def _send_replies(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self.engine.begin() as conn:
+                    for message in batch:
+                        await hand(conn, message)
+            except Exception:
+                log.exception("answering %d handed messages failed", len(batch))
 
     async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:
         """Within a transaction: tell the other instances these rooms changed (PostgreSQL only)."""
@@ -312,7 +478,52 @@ class RoomManager:
                 for _, future in batch:
                     _settle(future, error)
 
+    async def _pg_connection(self) -> Any:
+        if self._pg is None or self._pg.is_closed():
+            import asyncpg  # type: ignore[import-untyped]
+
+            self._pg = await asyncpg.connect(
+                self.engine.url.render_as_string(hide_password=False).replace("postgresql+asyncpg://",
+                                                                              "postgresql://"))
+        return self._pg
+
+    async def _write_simple(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]
+                            ) -> list[tuple[queries.Commit, asyncio.Future[None]]]:
+        """PostgreSQL: store the batch's plain moves in one statement on the writer's connection,
+        settling their waiters; returns what is left for the general path (with the moves of a
+        statement that failed, which changed nothing: a retried message id the log already holds,
+        say, is then answered as usual)."""
+        simple = [(change, future) for change, future in batch if change.simple]
+        if not simple:
+            return batch
+        stored: set[str] = set()
+        try:
+            conn = await self._pg_connection()
+            # 200 rooms at most a statement: their ids make one notification, under its size limit.
+            for start in range(0, len(simple), 200):
+                stored |= await queries.append_simple_pg(
+                    conn, [change for change, _ in simple[start:start + 200]], CHANNEL, self.instance)
+        except Exception:
+            log.info("the one-statement commit failed; storing the batch the general way", exc_info=True)
+            with contextlib.suppress(Exception):
+                if self._pg is not None:
+                    await self._pg.close()
+            self._pg = None
+            # Those stored are settled; the rest go the general way.
+            left = [(change, future) for change, future in batch if change.room_id not in stored]
+            for change, future in simple:
+                if change.room_id in stored:
+                    _settle(future, None)
+            return left
+        for change, future in simple:
+            _settle(future, None if change.room_id in stored else VersionConflict(change.room_id))
+        return [(change, future) for change, future in batch if not change.simple]
+
     async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
+        if self.listener is not None:
+            batch = await self._write_simple(batch)
+            if not batch:
+                return
         try:
             async with self.engine.begin() as conn:
                 await queries.append_many(conn, [change for change, _ in batch])
@@ -430,12 +641,15 @@ class RoomManager:
         for room in self.rooms.values():
             if room.timer is not None:
                 room.timer.cancel()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *([self._sender] if self._sender is not None else [])]:
             task.cancel()
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+        if self._pg is not None:
+            with contextlib.suppress(Exception):
+                await self._pg.close()
         self.rooms.clear()
         self.update_gauges()
 
@@ -587,6 +801,13 @@ class RoomManager:
     async def join(self, room_id: str, name: str, seat: int | None) -> dict[str, Any]:
         while True:
             room = await self.get(room_id)
+            if not room.owns():
+                if room.lease_owner in (None, self.instance):
+                    await self._take_released(room_id)  # nobody runs it: take it, if free
+                    if room.owns():
+                        continue
+                # The owner seats newcomers: one place decides who gets which seat.
+                return await self.hand_join(room, name, seat)
             try:
                 return await room.join(name, seat)
             except RoomGone:

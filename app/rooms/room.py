@@ -113,6 +113,17 @@ def clean_text(value: str, limit: int, what: str) -> str:
     return text
 
 
+_MOVE_COUNTERS: dict[str, Any] = {}
+
+
+def _moves_metric(kind: str) -> Any:
+    """The moves counter of one kind (the labelled child looked up once, not at every commit)."""
+    counter = _MOVE_COUNTERS.get(kind)
+    if counter is None:
+        counter = _MOVE_COUNTERS[kind] = metrics.MOVES.labels(kind)
+    return counter
+
+
 def _dumps(message: Mapping[str, Any]) -> str:
     return json_codec.dumps(message)
 
@@ -153,6 +164,8 @@ class Room:
         # leases at all: see ``owns``).
         self.epoch = epoch
         self.game = game
+        # Whether the game has optional decisions at all (one that never does has no quiet waits).
+        self._optional_decisions = type(game).optional_decision is not Game.optional_decision
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         # When each subscriber attached (a counter): the oldest of a member's sockets goes first.
@@ -172,6 +185,8 @@ class Room:
         self.sync_wanted = False
         # The next deal's commitment and contributions, the current game's seeds (fairness.py).
         self.fair = Fairness()
+        # Members with sockets open on other instances, by instance: (member ids, when last heard).
+        self.remote: dict[str, tuple[frozenset[int], float]] = {}
         self._load(record)
         self.bots = room_bots.BotDriver(self)
 
@@ -192,6 +207,8 @@ class Room:
         self.chat: deque[dict[str, Any]] = deque(
             ({"type": "chat", "seat": c["seat"], "name": c["name"], "text": c["text"], "at": c["at"]}
              for c in record.chat), maxlen=30)
+        # The id of the newest chat line known here (another instance's newer ones are caught up).
+        self.chat_id: int = max((int(c["id"]) for c in record.chat), default=0)
 
     def _take_row(self, row: Mapping[str, Any]) -> None:
         """The room row's fields into memory."""
@@ -276,8 +293,37 @@ class Room:
         taken = self.seated()
         return [s for s in range(limit) if s not in taken]
 
+    def connected_members(self) -> set[int]:
+        """Members with a socket open here or, by their word, on another instance."""
+        out = {sub.member_id for sub in self.subscribers if sub.member_id is not None}
+        for members, _ in self.remote.values():
+            out |= members
+        return out
+
     def connected_seats(self) -> set[int]:
-        return {seat for sub in self.subscribers if (seat := self.seat_of(sub)) is not None}
+        seated = self.seated()
+        connected = self.connected_members()
+        return {seat for seat, member in seated.items() if member.id in connected}
+
+    def remote_presence(self, instance: str, members: frozenset[int], now: float) -> None:
+        """Another instance's word on which members have sockets open there in this room."""
+        before = self.remote.get(instance)
+        if members:
+            self.remote[instance] = (members, now)
+        else:
+            self.remote.pop(instance, None)
+        if (before[0] if before is not None else frozenset()) != members:
+            self.bots.note_connections()
+            self.publish_room()
+
+    def expire_presence(self, cutoff: float) -> None:
+        """Forget the presence of instances not heard from since ``cutoff`` (they died)."""
+        stale = [instance for instance, (_, heard) in self.remote.items() if heard < cutoff]
+        for instance in stale:
+            del self.remote[instance]
+        if stale:
+            self.bots.note_connections()
+            self.publish_room()
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -304,34 +350,46 @@ class Room:
                 "results": list(self.results or []),
                 "fair": self.fair.announce({seat: m.id for seat, m in taken.items()})}
 
-    def state_message(self, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _state_common(self) -> tuple[Any, list[int], dict[str, float], int | None]:
+        """What every seat's state message shares (worked out once per publish): the outcome as
+        JSON, the seats to act, the banks and the host's seat."""
+        outcome = self.game.outcome(self.state)
+        to_act = [] if outcome is not None else self.game.to_act(self.state)
+        return (None if outcome is None else outcome.to_json(), to_act, self.banks_json(self.banks),
+                self.host_seat())
+
+    def state_message(self, seat: int | None, events: list[dict[str, Any]],
+                      common: tuple[Any, list[int], dict[str, float], int | None] | None = None
+                      ) -> dict[str, Any]:
         state = self.state
         if state is None:
             return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
                     "legal": [], "table": [], "to_act": [], "deadline": None, "banks": {},
                     "events": events, "outcome": None}
-        outcome = self.game.outcome(state)
-        to_act = [] if outcome is not None else self.game.to_act(state)
+        outcome, to_act, banks, host = common if common is not None else self._state_common()
         legal = self.game.legal_actions(state, seat) if seat is not None and seat in to_act else []
-        table = self.table_actions(state, seat) if seat is not None and outcome is None else []
+        table = self.table_actions(state, seat, host) if seat is not None and outcome is None else []
         # ``to_act`` may name seats that could move out of turn, which tells what they hold: each
         # connection learns only about itself. Whom the table waits for is the game's view's business.
         return {"type": "state", "version": self.version, "game_no": self.game_no,
                 "view": self.game.view(state, seat), "legal": legal, "table": table,
                 "to_act": [seat] if legal else [],
-                "deadline": self.deadline, "banks": self.banks_json(self.banks), "events": events,
-                "outcome": None if outcome is None else outcome.to_json()}
+                "deadline": self.deadline, "banks": banks, "events": events, "outcome": outcome}
 
     @staticmethod
     def banks_json(banks: Mapping[int, float]) -> dict[str, float]:
         """The time banks left, by seat (public: everyone sees everyone's clock)."""
         return {str(seat): left for seat, left in sorted(banks.items())}
 
-    def table_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+    def table_actions(self, state: Any, seat: int, host: int | None = -1) -> list[dict[str, Any]]:
         """The game's table actions this seat may send: never a server action, host actions only
-        from the host's seat."""
-        host = self.host_seat()
-        return [a for a in self.game.table_actions(state, seat)
+        from the host's seat (``host``, when the caller knows it already)."""
+        offered = self.game.table_actions(state, seat)
+        if not offered:
+            return []
+        if host == -1:
+            host = self.host_seat()
+        return [a for a in offered
                 if a.get("type") not in self.game.server_actions
                 and (a.get("type") not in self.game.host_actions or seat == host)]
 
@@ -415,15 +473,18 @@ class Room:
         tenure: a member who took the seat after some of these entries does not get their private
         events)."""
         texts: dict[tuple[int | None, int], str] = {}
+        common = self._state_common() if self.state is not None and self.subscribers else None
         for sub in list(self.subscribers):
-            seat = self.seat_of(sub)
-            since = self.since_of(sub) if seat is not None else 0
+            member = self.member_of(sub)
+            seat = member.seat if member is not None and member.status == "seated" else None
+            since = member.since if seat is not None and member is not None else 0
             key = (seat, since)
-            if key not in texts:
+            text = texts.get(key)
+            if text is None:
                 events = [_event_json(e, row) for e in entries for row in e.events
                           if _visible(row, seat, e.version, since)]
-                texts[key] = _dumps(self.state_message(seat, events))
-            sub.send(texts[key])
+                text = texts[key] = _dumps(self.state_message(seat, events, common))
+            sub.send(text)
         if self._room_changed:
             self.publish_room()
 
@@ -497,6 +558,7 @@ class Room:
             self.subscribers.add(sub)
             self._attach_count += 1
             self.attached[sub] = self._attach_count
+            self.manager.presence_changed(self)
             self.bots.note_connections()  # a returning player takes the seat back from its bot
             if not self.owns():
                 self.manager.spawn(self.manager.want(self))
@@ -519,6 +581,7 @@ class Room:
     def _forget(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
         self.attached.pop(sub, None)
+        self.manager.presence_changed(self)
         if not self.subscribers:
             self.idle_since = time.monotonic()
 
@@ -598,7 +661,9 @@ class Room:
         """The sheet's ``decision_timer_seconds`` when every seat to act faces only an optional
         decision (the game's ``optional_decision``), so such a wait never stalls the table."""
         seconds = getattr(self.sheet, "decision_timer_seconds", 0)
-        if state is None or seconds <= 0 or self.game.outcome(state) is not None:
+        if state is None or seconds <= 0 or not self._optional_decisions:
+            return None
+        if self.game.outcome(state) is not None:
             return None
         to_act = self.game.turn_seats(state)
         if to_act and all(self.game.optional_decision(state, seat) for seat in to_act):
@@ -664,7 +729,7 @@ class Room:
             setattr(self, key, value)
         self.moves_since_snapshot = 0 if take_snapshot else moves
         for entry in entries:
-            metrics.MOVES.labels(entry.kind).inc()
+            _moves_metric(entry.kind).inc()
         if changed or room_values:
             # The room message tells the status and the deal: everyone hears of a change (a game's
             # end included) right after the state that made it.
@@ -891,8 +956,7 @@ class Room:
         version (applied one by one, never a reload and replay of the room), the room row, the
         members and new chat lines. Publishes only what changed: the entries' events once, the
         room message if it differs, a welcome for members whose seat or role changed."""
-        last_chat = self.chat[-1]["at"] if self.chat else 0.0
-        news = await queries.room_news(self.manager.engine, self.id, self.version, last_chat)
+        news = await queries.room_news(self.manager.engine, self.id, self.version, self.chat_id)
         if news is None:
             return
         entries = news.entries
@@ -929,6 +993,8 @@ class Room:
         for sub in list(self.subscribers):
             member = self.member_of(sub)
             if member is not None and member.status == "gone":
+                if self.manager.leave_handed(self.id, member.id):
+                    continue  # they left: their sockets close after the owner's ack (``left``)
                 sub.send(_dumps({"type": "kicked"}))
                 sub.close(4403, "kicked")
                 self._forget(sub)
@@ -943,6 +1009,7 @@ class Room:
         elif self._room_changed:
             self.publish_room()
         for line in news.chat:
+            self.chat_id = max(self.chat_id, int(line["id"]))
             said = {"type": "chat", "seat": line["seat"], "name": line["name"], "text": line["text"],
                     "at": line["at"]}
             self.chat.append(said)
@@ -1006,6 +1073,10 @@ class Room:
     # -- chat --------------------------------------------------------------------------------
 
     async def say(self, sub: Subscriber, msg_id: str, text: str) -> None:
+        if not self.owns() and sub.member_id is not None:
+            # The owner stores and orders the room's chat, as it does its moves.
+            await self.manager.hand_over(self, sub, "chat", msg_id, {"text": text})
+            return
         async with self.lock:
             cached = self.replies.get(self._reply_key(sub, msg_id))
             if cached is not None:
@@ -1022,8 +1093,8 @@ class Room:
                 return self._answer(sub, msg_id, self.error(msg_id, refused.code, refused.message))
             at = round(time.time(), 3)
             try:
-                await queries.add_chat(self.manager.engine, self.id, member.seat, member.name, clean, at,
-                                       keep=self.manager.settings.chat_keep)
+                line_id = await queries.add_chat(self.manager.engine, self.id, member.seat, member.name,
+                                                 clean, at, keep=self.manager.settings.chat_keep)
             except Exception:
                 log.exception("chat not stored in room %s", self.id)
                 sub.send(_dumps(self.error(msg_id, "server_error", "The message could not be stored.")))
@@ -1032,6 +1103,7 @@ class Room:
             await self._announce()
             line = {"type": "chat", "seat": member.seat, "name": member.name, "text": clean, "at": at}
             self.chat.append(line)
+            self.chat_id = max(self.chat_id, line_id)
             text_out = _dumps(line)
             for other in list(self.subscribers):
                 other.send(text_out)
@@ -1039,6 +1111,10 @@ class Room:
     async def contribute(self, sub: Subscriber, msg_id: str, commitment: str, value: str) -> None:
         """A seated member's random contribution to the next deal (fairness.py): taken at once,
         answered with ``contributed``, and the room message tells everyone who has given one."""
+        if not self.owns() and sub.member_id is not None:
+            await self.manager.hand_over(self, sub, "contribute", msg_id,
+                                         {"commitment": commitment, "bytes": value})
+            return
         async with self.lock:
             member = self.member_of(sub)
             if member is None or member.status != "seated":
@@ -1285,6 +1361,9 @@ class Room:
     async def leave(self, sub: Subscriber, msg_id: str) -> None:
         """A member gives up their seat (or join request) for good; their token dies like a kicked
         one. During a game the seat waits for a newcomer, who gets nothing of its past."""
+        if not self.owns() and sub.member_id is not None:
+            await self.manager.hand_over(self, sub, "leave", msg_id, {})
+            return
         async with self.lock:
             member = self.member_of(sub)
             if member is None or member.status == "gone":
@@ -1303,3 +1382,12 @@ class Room:
             member.status, member.since = "gone", self.version
             self._close_member(member.id, "left", 1000)
             self.publish_room()
+            await self._announce()
+
+    def left(self, member_id: int) -> None:
+        """The owner acknowledged a member's leaving handed from here: their sockets here close."""
+        member = self.members.get(member_id)
+        if member is not None:
+            member.status = "gone"
+        self._close_member(member_id, "left", 1000)
+        self.publish_room()

@@ -8,7 +8,8 @@ own sockets. Moves stay serialised by the version check on the room row.
 
 One instance owns a room at a time (its lease, see ``app.rooms.manager``); a socket on another
 instance has its moves handed to the owner over ``NOTIFY houserules_hand, '<json>'`` (a request
-naming the owner, and the owner's reply naming the asking instance).
+naming the owner, and the owner's reply naming the asking instance). The same channel carries each
+instance's presence (``"to": "*"``: which members have sockets open on it), for all the others.
 """
 
 from __future__ import annotations
@@ -79,7 +80,11 @@ class Listener:
             message = json_codec.loads(payload)
         except ValueError:
             return
-        if isinstance(message, dict) and message.get("to") == self.instance and self.on_hand is not None:
+        if not isinstance(message, dict) or self.on_hand is None:
+            return
+        # "*": for every instance but its sender (presence).
+        to = message.get("to")
+        if to == self.instance or (to == "*" and message.get("from") != self.instance):
             self.on_hand(message)
 
     async def _run(self) -> None:

@@ -223,10 +223,10 @@ class RoomNews:
     chat: list[dict[str, Any]]
 
 
-async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: float, *, chat_rows: int = 30
+async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: int, *, chat_rows: int = 30
                     ) -> RoomNews | None:
     """The room row, its members, every log entry after version ``after`` (oldest first) and the
-    chat lines after ``chat_after`` (their ``at``): one instance catching up on another's changes."""
+    chat lines after the one of id ``chat_after``: one instance catching up on another's changes."""
     async with engine.connect() as conn:
         found = await _room_and_members(conn, room_id)
         if found is None:
@@ -239,7 +239,7 @@ async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: f
                                   log.c.version <= room["version"])
                 .order_by(log.c.version))).all())
         talk = (await conn.execute(
-            select(chat).where(chat.c.room_id == room_id, chat.c.at > chat_after)
+            select(chat).where(chat.c.room_id == room_id, chat.c.id > chat_after)
             .order_by(chat.c.id.desc()).limit(chat_rows))).mappings().all()
     return RoomNews(room=dict(room), members=[dict(m) for m in people], entries=[_entry(row) for row in tail],
                     chat=[dict(c) for c in reversed(talk)])
@@ -345,14 +345,18 @@ _batch_update = (
 
 
 # Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column.
+# Statements that change several rooms' rows first lock them in the order of their ids (``k``), so
+# two of them at once (a batch of moves, a lease renewal) wait for each other instead of deadlocking.
 _PG_BATCH_UPDATE = text(
-    "UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+    " ORDER BY id FOR UPDATE)"
+    " UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:versions AS integer[]),"
     " CAST(:statuses AS varchar[]), CAST(:deadlines AS float8[]), CAST(:turn_starts AS float8[]),"
     " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
     " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
 _PG_LOG_INSERT = text(
     "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
@@ -428,6 +432,62 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
             await append(conn, c.room_id, c.expected, c.entries, c.room_values, c.snapshot, c.seats, c.epoch)
 
 
+# PostgreSQL, the plain moves of a batch in one statement (its own transaction, no BEGIN and COMMIT
+# round trips): each room's row is updated where its version (and lease epoch) is as expected, and
+# only those rooms' log entries and snapshots are written and announced. A room whose row did not
+# match changes nothing and is left out of the answer (a version conflict for that room alone).
+PG_GROUP_COMMIT = (
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE),"
+    " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
+    " FROM unnest($1::varchar[], $2::integer[], $3::integer[], $4::varchar[], $5::float8[],"
+    " $6::float8[], $7::text[], $8::integer[])"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
+    " l AS (INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, CAST(e.action AS json),"
+    " CAST(e.events AS json), e.member_id, e.msg_id"
+    " FROM unnest($9::varchar[], $10::integer[], $11::integer[], $12::varchar[], $13::integer[],"
+    " $14::text[], $15::text[], $16::integer[], $17::varchar[])"
+    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " WHERE e.room_id IN (SELECT id FROM u)),"
+    " s AS (INSERT INTO snapshots (room_id, version, game_no, state)"
+    " SELECT p.room_id, p.version, p.game_no, CAST(p.state AS json)"
+    " FROM unnest($18::varchar[], $19::integer[], $20::integer[], $21::text[])"
+    " AS p(room_id, version, game_no, state) WHERE p.room_id IN (SELECT id FROM u)),"
+    # Older snapshots are never read again (the statement does not see the one it inserts).
+    " d AS (DELETE FROM snapshots USING unnest($18::varchar[], $19::integer[]) AS q(room_id, version)"
+    " WHERE snapshots.room_id = q.room_id AND snapshots.version < q.version"
+    " AND q.room_id IN (SELECT id FROM u))"
+    " SELECT (SELECT array_agg(id) FROM u),"
+    " (SELECT pg_notify($22, $23 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
+
+
+async def append_simple_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str) -> set[str]:
+    """Plain moves (``Commit.simple``) of several rooms in one statement on an asyncpg connection,
+    announced on ``channel`` as ``instance``; returns the rooms whose change was stored (the others
+    were not at their expected version or lease epoch, and nothing of theirs was written)."""
+    entries = [(c.room_id, e) for c in commits for e in c.entries]
+    snaps = [(c.room_id, c.snapshot) for c in commits if c.snapshot is not None]
+    dumps = json_codec.dumps
+    row = await conn.fetchrow(
+        PG_GROUP_COMMIT,
+        [c.room_id for c in commits], [c.expected for c in commits],
+        [c.entries[-1].version for c in commits], [c.room_values["status"] for c in commits],
+        [c.room_values["deadline"] for c in commits], [c.room_values["turn_start"] for c in commits],
+        [None if c.room_values["banks"] is None else dumps(c.room_values["banks"]) for c in commits],
+        [c.epoch for c in commits],
+        [room_id for room_id, _ in entries], [e.version for _, e in entries], [e.game_no for _, e in entries],
+        [e.kind for _, e in entries], [e.seat for _, e in entries], [dumps(e.action) for _, e in entries],
+        [dumps(e.events) for _, e in entries], [e.member_id for _, e in entries],
+        [e.msg_id for _, e in entries],
+        [room_id for room_id, _ in snaps], [s[0] for _, s in snaps], [s[1] for _, s in snaps],
+        [dumps(s[2]) for _, s in snaps],
+        channel, instance)
+    return set(row[0] or ())
+
+
 # -- leases (PostgreSQL: one instance runs a room at a time) --------------------------------------
 
 _DB_NOW = "CAST(extract(epoch from clock_timestamp()) AS float8)"
@@ -435,21 +495,27 @@ _LEASE_END = f"{_DB_NOW} + CAST(:seconds AS float8)"
 # An instance's LISTEN connection carries ``application_name`` ``houserules <instance>``: a lease
 # whose owner has no such session left (its process died) is free at once, not only when it ends.
 LISTENER_APP = "houserules "
+_ROOMS_IN_ORDER = ("WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+                   " ORDER BY id FOR UPDATE) ")
 _TAKE_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     f"UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1, lease_until = {_LEASE_END}"
-    " WHERE id = ANY(CAST(:ids AS varchar[])) AND (lease_owner IS NULL OR lease_owner = :owner"
+    " WHERE id IN (SELECT id FROM k) AND (lease_owner IS NULL OR lease_owner = :owner"
     f" OR lease_until IS NULL OR lease_until < {_DB_NOW}"
     " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity"
     f" WHERE application_name = '{LISTENER_APP}' || lease_owner))"
     " RETURNING id, lease_epoch")
 _RENEW_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     f"UPDATE rooms SET lease_until = {_LEASE_END}"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"
-    " WHERE rooms.id = l.id AND rooms.lease_owner = :owner AND rooms.lease_epoch = l.epoch"
+    " WHERE rooms.id = l.id AND rooms.id IN (SELECT id FROM k) AND rooms.lease_owner = :owner"
+    " AND rooms.lease_epoch = l.epoch"
     " RETURNING rooms.id")
 _RELEASE_LEASES = text(
+    f"{_ROOMS_IN_ORDER}"
     "UPDATE rooms SET lease_owner = NULL, lease_until = NULL"
-    " WHERE id = ANY(CAST(:ids AS varchar[])) AND lease_owner = :owner")
+    " WHERE id IN (SELECT id FROM k) AND lease_owner = :owner")
 
 
 async def take_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str], seconds: float
@@ -482,15 +548,18 @@ async def release_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str
 
 
 async def add_chat(engine: AsyncEngine, room_id: str, seat: int | None, name: str, text: str,
-                   at: float, *, keep: int | None = None) -> None:
-    """Store a chat line; with ``keep``, only the room's ``keep`` latest lines stay."""
+                   at: float, *, keep: int | None = None) -> int:
+    """Store a chat line (returns its id); with ``keep``, only the room's ``keep`` latest lines stay."""
     async with engine.begin() as conn:
-        await conn.execute(insert(chat).values(room_id=room_id, seat=seat, name=name, text=text, at=at))
+        line_id = int((await conn.execute(
+            insert(chat).values(room_id=room_id, seat=seat, name=name, text=text, at=at)
+            .returning(chat.c.id))).scalar_one())
         if keep is not None:
             newest = (select(chat.c.id).where(chat.c.room_id == room_id)
                       .order_by(chat.c.id.desc()).limit(keep).scalar_subquery())
             oldest_kept = select(func.min(chat.c.id)).where(chat.c.id.in_(newest)).scalar_subquery()
             await conn.execute(delete(chat).where(chat.c.room_id == room_id, chat.c.id < oldest_kept))
+    return line_id
 
 
 async def game_results(engine: AsyncEngine, room_id: str) -> list[dict[str, Any]]:

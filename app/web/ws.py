@@ -1,7 +1,9 @@
 """The WebSocket endpoint ``/ws/{room}``: Origin check, hello, size cap, flood control, dispatch.
 
 Each socket has a bounded outgoing queue drained by its own writer task, so a room's actor only
-enqueues and never waits for a slow client; a client too slow to drain its queue is closed.
+enqueues and never waits for a slow client; a client too slow to drain its queue is closed. A frame
+for a socket with nothing queued is written at once instead (the ASGI send finishes without waiting
+unless the client's buffer is full, and then the writer task finishes it before the queue's next).
 """
 
 from __future__ import annotations
@@ -9,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
+import types
+from collections.abc import Coroutine, Generator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +24,7 @@ from pydantic import ValidationError
 from app import json_codec
 from app.config import Settings
 from app.rooms import metrics
+from app.rooms.bounds import INT_MAX, MSG_ID_PATTERN, json_problem
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -38,6 +44,29 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 QUEUE_LIMIT = 512
+# In the queue: the writer finishes the send that was started at once and had to wait; the writer
+# stops (a send started at once failed: the socket is gone).
+_RESUME = (0, "resume")
+_STOP = (0, "stop")
+
+
+@types.coroutine
+def _finish(coro: Coroutine[Any, Any, Any], waiting: Any) -> Generator[Any, Any, None]:
+    """Drive ``coro`` on, from the point where it yielded ``waiting`` to the event loop."""
+    value = waiting
+    while True:
+        try:
+            sent = yield value
+        except BaseException as error:  # cancellation and the like go into the send
+            try:
+                value = coro.throw(error)
+            except StopIteration:
+                return
+        else:
+            try:
+                value = coro.send(sent)
+            except StopIteration:
+                return
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_UNSUPPORTED = 1003
@@ -77,6 +106,9 @@ class Connection:
         self.member_id: int | None = None
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(QUEUE_LIMIT)
         self.closed = False
+        # A send under way (the writer's, or one started at once that had to wait): frames queue.
+        self.sending = False
+        self.started: tuple[Coroutine[Any, Any, Any], Any] | None = None
         self.rate = settings.ws_rate
         self.burst = float(settings.ws_burst)
         self.tokens = self.burst
@@ -84,6 +116,22 @@ class Connection:
 
     def send(self, text: str) -> None:
         if self.closed:
+            return
+        if not self.sending and self.queue.empty():
+            # Nothing ahead of it: write it now, sparing the writer task a wake-up.
+            coro = self.ws.send_text(text)
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return
+            except Exception:
+                self.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    self.queue.put_nowait(_STOP)
+                return
+            self.sending = True
+            self.started = (coro, waiting)
+            self.queue.put_nowait(_RESUME)
             return
         try:
             self.queue.put_nowait(text)
@@ -117,18 +165,60 @@ class Connection:
         try:
             while True:
                 item = await self.queue.get()
-                if isinstance(item, tuple):
+                self.sending = True
+                if item is _STOP:
+                    return
+                if item is _RESUME:
+                    if self.started is not None:
+                        started, self.started = self.started, None
+                        await _finish(*started)
+                elif isinstance(item, tuple):
                     await self.ws.close(code=item[0], reason=item[1])
                     return
-                await self.ws.send_text(item)
+                else:
+                    await self.ws.send_text(item)
+                self.sending = False
         except Exception:
             self.closed = True
+        finally:
+            if self.started is not None:
+                self.started[0].close()
+                self.started = None
 
 
 def _error(msg_id: Any, code: str, message: str) -> str:
     metrics.REFUSED.labels(code).inc()
     return json_codec.dumps({"type": "error", "id": msg_id if isinstance(msg_id, str) else None,
                              "code": code, "message": message})
+
+
+# Matched whole (``fullmatch``: a ``$`` in ``re`` would let a final newline through).
+_MSG_ID = re.compile(MSG_ID_PATTERN.removeprefix("^").removesuffix("$"))
+_ACTION_KEYS = frozenset(("type", "id", "version", "action"))
+
+
+class PlainMove:
+    """A well-formed move, as ``_plain_action`` found it (what ``ActionMsg`` would hold)."""
+
+    __slots__ = ("action", "id", "version")
+
+    def __init__(self, msg_id: str, version: int | None, action: dict[str, Any]) -> None:
+        self.id, self.version, self.action = msg_id, version, action
+
+
+def _plain_action(data: dict[str, Any]) -> PlainMove | None:
+    """The move of a well-formed ``action`` message, checked as ``ActionMsg`` would, without its
+    validator (most messages are moves); ``None`` for anything else, which the schema then judges."""
+    if data.get("type") != "action" or not _ACTION_KEYS.issuperset(data):
+        return None
+    msg_id, version, action = data.get("id"), data.get("version"), data.get("action")
+    if type(msg_id) is not str or not 1 <= len(msg_id) <= 64 or _MSG_ID.fullmatch(msg_id) is None:
+        return None
+    if version is not None and (type(version) is not int or not 0 <= version <= INT_MAX):
+        return None
+    if type(action) is not dict or json_problem(action) is not None:
+        return None
+    return PlainMove(msg_id, version, action)
 
 
 def parse(text: str) -> tuple[Any, str | None]:
@@ -144,6 +234,9 @@ def parse(text: str) -> tuple[Any, str | None]:
     if data.get("type") not in MESSAGE_TYPES:
         return None, _error(msg_id, "unknown_type",
                             f"Unknown message type; expected one of: {', '.join(MESSAGE_TYPES)}.")
+    fast = _plain_action(data)
+    if fast is not None:
+        return fast, None
     try:
         return CLIENT_MESSAGE.validate_python(data), None
     except ValidationError as error:
@@ -232,7 +325,7 @@ async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings
         message, error = parse(text)
         if error is not None:
             conn.send(error)
-        elif isinstance(message, ActionMsg):
+        elif isinstance(message, (PlainMove, ActionMsg)):
             await room.act(conn, message.id, message.action, message.version)
         elif isinstance(message, ChatMsg):
             await room.say(conn, message.id, message.text)

@@ -54,10 +54,17 @@ class Client:
         self.state = None
         self.queue = asyncio.Queue()
         self.reader = asyncio.create_task(self._read())
+        begin = len(self.received)
         await self.send({"type": "hello", "token": self.token, "last_version": last_version})
         welcome = await self.expect("welcome")
         self.seat = welcome["seat"]
         await self.wait_state(lambda s: True)
+        # The room message ends what a new socket is sent (after its state and the chat so far).
+        deadline = time.monotonic() + TIMEOUT
+        while not any(r.message["type"] == "room" for r in self.received[begin:]):
+            if time.monotonic() > deadline:
+                raise TimeoutError("no room message after the welcome")
+            await asyncio.sleep(0.002)
         return welcome
 
     async def _read(self) -> None:

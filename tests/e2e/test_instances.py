@@ -8,11 +8,15 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from app.rooms.room import _event_json, _visible
 from app.store import queries
 from app.store.db import make_engine
-from tests.e2e.client import Client, choose, make_room, play_moves
+from tests.e2e.client import TIMEOUT, Client, choose, make_room, play_moves
 from tests.support import ServerProcess, fresh_postgres, needs_postgres
+
+LIFTED = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
 
 
 @needs_postgres
@@ -213,3 +217,219 @@ async def test_sigkill_of_the_owner_mid_burst_loses_no_acknowledged_move_and_the
         finally:
             owner.stop()
             other.stop()
+
+
+# Chat at a scripted pace and bots that move at once (the takeover test waits for them, not for time).
+CHATTY = {"HOUSERULES_CHAT_PER_MINUTE": "100000", "HOUSERULES_CHAT_BURST": "1000",
+          "HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0"}
+
+
+async def _open_room(http: str, seats: int, members: int, options: dict[str, Any] | None = None
+                     ) -> tuple[str, list[str]]:
+    """A Palace room for ``seats`` with ``members`` people in it (the host first): id and tokens."""
+    async with httpx.AsyncClient(base_url=http, timeout=TIMEOUT) as client:
+        made = await client.post("/api/rooms", json={"game": "palace", "name": "Kati", "seats": seats,
+                                                     "preset": "hiina-turakas", "options": options or {}})
+        assert made.status_code == 201, made.text
+        room = made.json()["room"]
+        tokens = [made.json()["token"]]
+        for i in range(1, members):
+            joined = await client.post(f"/api/rooms/{room}/join", json={"name": f"P{i}"})
+            assert joined.status_code == 201, joined.text
+            tokens.append(joined.json()["token"])
+    return room, tokens
+
+
+async def _join(http: str, room: str, name: str, seat: int | None = None) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=http, timeout=TIMEOUT) as client:
+        return await client.post(f"/api/rooms/{room}/join",
+                                 json={"name": name, **({} if seat is None else {"seat": seat})})
+
+
+def _chat_lines(client: Client) -> list[str]:
+    return [r.message["text"] for r in client.received if r.message["type"] == "chat"]
+
+
+async def _room_message(client: Client, ok: Any) -> dict[str, Any]:
+    """The latest room message this socket got that satisfies ``ok`` (waits for one)."""
+    for received in reversed(client.received):
+        if received.message["type"] == "room" and ok(received.message):
+            return received.message
+    while True:
+        message = await client.expect("room")
+        if ok(message):
+            return message
+
+
+async def _answers(client: Client, ids: list[str]) -> dict[str, str]:
+    """The type of the answer (ack or error) to each of ``ids``, in whatever order they come."""
+    answered: dict[str, str] = {}
+    while len(answered) < len(ids):
+        message = await client.next()
+        if message["type"] in ("ack", "error") and message.get("id") in ids:
+            answered[message["id"]] = message["type"]
+    return answered
+
+
+async def _until(check: Any, what: str) -> None:
+    """Wait for ``check()`` to hold (the deadline only guards against a hang)."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, f"never happened: {what}"
+        await asyncio.sleep(0.005)
+
+
+@needs_postgres
+async def test_chat_joins_and_leaving_through_the_other_instance_go_through_the_owner(tmp_path: Path) -> None:
+    """Chat, a join and a leave sent to the instance that does not own the room are handed to the
+    owner: every socket on either instance gets the same chat lines once each, in one order (each
+    sender's own in the order sent); two joins for one seat through the two instances at once seat
+    one newcomer there, never two; the leaver's socket gets its ack, then ``left``."""
+    async with fresh_postgres() as url:
+        first = ServerProcess(tmp_path, url, **LIFTED, **CHATTY).start()
+        second = ServerProcess(tmp_path, url, **LIFTED, **CHATTY).start()
+        try:
+            # Created and joined through the first instance, which loads the room and so owns it.
+            room, tokens = await _open_room(first.http, 5, 3)
+            host, other = Client(first.ws, room, tokens[0]), Client(first.ws, room, tokens[2])
+            remote = Client(second.ws, room, tokens[1])
+            watchers = [Client(first.ws, room, None), Client(second.ws, room, None)]
+            everyone = [host, other, remote, *watchers]
+            for client in everyone:  # the owner's sockets first: it keeps the room
+                await client.connect()
+            # Both seat 1 (through the second instance) and seat 0 chat at once, ten lines each.
+            ids = [f"c{i}" for i in range(20)]
+            for i in range(10):
+                await remote.send({"type": "chat", "id": ids[2 * i], "text": f"remote {i}"})
+                await host.send({"type": "chat", "id": ids[2 * i + 1], "text": f"host {i}"})
+            assert await _answers(remote, ids[0::2]) == {msg_id: "ack" for msg_id in ids[0::2]}
+            assert await _answers(host, ids[1::2]) == {msg_id: "ack" for msg_id in ids[1::2]}
+            for client in everyone:
+                await _until(lambda c=client: len(_chat_lines(c)) >= 20, "every chat line arrived")
+            order = _chat_lines(host)
+            sent = [f"remote {i}" for i in range(10)] + [f"host {i}" for i in range(10)]
+            assert sorted(order) == sorted(sent)
+            assert [line for line in order if line.startswith("remote")] == [f"remote {i}" for i in range(10)]
+            assert [line for line in order if line.startswith("host")] == [f"host {i}" for i in range(10)]
+            for client in everyone:
+                assert _chat_lines(client) == order
+            # Two newcomers ask for seat 3 at once, one through each instance: the owner decides.
+            answers = await asyncio.gather(_join(second.http, room, "Mari", 3),
+                                           _join(first.http, room, "Jaan", 3))
+            assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+            winner = next(a for a in answers if a.status_code == 201)
+            loser = next(a for a in answers if a.status_code == 409)
+            assert winner.json()["seat"] == 3 and loser.json()["code"] == "seat_taken"
+            name = "Mari" if answers[0].status_code == 201 else "Jaan"
+            # A join through the second instance with no seat asked for: the owner's next free seat.
+            late = await _join(second.http, room, "Liis")
+            assert late.status_code == 201, late.text
+            assert late.json()["seat"] == 4
+            for client in everyone:
+                seen = await _room_message(client, lambda m: m["seats"][3]["name"] is not None
+                                           and m["seats"][4]["name"] is not None)
+                assert (seen["seats"][3]["name"], seen["seats"][4]["name"]) == (name, "Liis")
+            # The newest member (on the second instance) leaves: ack, then ``left``, then the close.
+            liis = Client(second.ws, room, late.json()["token"])
+            await liis.connect()
+            await liis.send({"type": "leave", "id": "bye"})
+            assert (await liis.reply("bye"))["type"] == "ack"
+            await liis.expect("left")
+            assert await liis.wait_closed() == 1000
+            for client in everyone:
+                await _room_message(client, lambda m: m["seats"][4]["name"] is None)
+            engine = make_engine(url)
+            try:
+                record = await queries.load_room(engine, room)
+            finally:
+                await engine.dispose()
+            assert record is not None
+            by_name = {m["name"]: m for m in record.members}
+            assert by_name["Liis"]["status"] == "gone"
+            assert [m["seat"] for m in record.members if m["status"] == "seated"].count(3) == 1
+            assert [c["text"] for c in record.chat][-20:] == order
+            for client in everyone:
+                await client.close()
+        finally:
+            first.stop()
+            second.stop()
+
+
+@needs_postgres
+async def test_a_player_connected_only_to_the_other_instance_is_never_taken_over_by_a_bot(
+        tmp_path: Path) -> None:
+    """With ``bot_takeover_seconds`` set, the owner's bots stand in only for players connected
+    nowhere: seat 3 (its socket on the second instance, closed after the deal) is played by a bot
+    once the takeover delay is over, while seat 1, connected only to the second instance all along,
+    plays every turn of its own. Each time seat 1 may move after seat 3's bot has moved, seat 0
+    first sends a chat line through the owner: had the owner counted seat 1 as away, its bot's
+    move (due at once, bots move without delay here) would hold the room before that line, so
+    the line's ack comes only after the bot's state would have."""
+    rng = random.Random(8)
+    async with fresh_postgres() as url:
+        first = ServerProcess(tmp_path, url, **LIFTED, **CHATTY).start()
+        second = ServerProcess(tmp_path, url, **LIFTED, **CHATTY).start()
+        try:
+            room, tokens = await _open_room(first.http, 4, 4, {"bot_takeover_seconds": 1})
+            players = [Client(first.ws, room, tokens[0]), Client(second.ws, room, tokens[1]),
+                       Client(first.ws, room, tokens[2])]
+            leaver = Client(second.ws, room, tokens[3])
+            host = players[0]
+            for client in [*players, leaver]:  # the owner's sockets first: it keeps the room
+                await client.connect()
+            # The owner knows of the second instance's sockets (their presence).
+            await _room_message(host, lambda m: m["seats"][1]["connected"] and m["seats"][3]["connected"])
+            assert (await host.host("start"))["type"] == "ack"
+            for client in [*players, leaver]:
+                await client.wait_state(lambda s: s["view"] is not None)
+            await leaver.close()
+            await _room_message(host, lambda m: not m["seats"][3]["connected"])
+
+            def bot_moves(seat: int) -> list[dict[str, Any]]:
+                return [event for r in host.received if r.message["type"] == "state"
+                        for event in r.message["events"] if event.get("bot") and event["seat"] == seat]
+
+            checked = 0
+            for i in range(3000):
+                state = host.state
+                assert state is not None and state["outcome"] is None, "the game ended first"
+                if checked >= 4:
+                    break
+                for client in players[1:]:
+                    await client.wait_version(state["version"])
+                movers = [p for p in players if p.state and p.state["legal"]]
+                if not movers:  # seat 3's bot is to move
+                    await host.wait_state(lambda s, v=state["version"]: s["version"] > v)
+                    continue
+                mover = rng.choice(movers)
+                assert mover.state is not None
+                if mover is players[1] and bot_moves(3):
+                    # Past the takeover delay (seat 3's bot has played) and seat 1 may move.
+                    await host.send({"type": "chat", "id": f"flush{i}", "text": "."})
+                    assert (await host.reply(f"flush{i}"))["type"] == "ack"
+                    assert bot_moves(1) == [], "a bot played for a player connected to the other instance"
+                    checked += 1
+                reply = await mover.act(choose(mover.state["legal"], rng), version=mover.state["version"])
+                if reply["type"] == "error":
+                    # Seat 3's bot moved first (a move out of turn in the swap phase): look again.
+                    assert reply["code"] == "stale_version", reply
+                    await host.wait_state(lambda s, v=state["version"]: s["version"] > v)
+                    continue
+                await host.wait_version(reply["version"])
+            assert checked >= 4
+            stand_in = await _room_message(host, lambda m: m["seats"][3]["stand_in"])
+            assert stand_in["seats"][1]["connected"] and not stand_in["seats"][1]["stand_in"]
+            engine = make_engine(url)
+            try:
+                entries = await queries.log_since(engine, room, 0, limit=1_000_000)
+            finally:
+                await engine.dispose()
+            bots = [e for e in entries if e.kind == "bot"]
+            assert bots and {e.seat for e in bots} == {3}
+            own = [e for e in entries if e.kind == "move" and e.seat == 1 and e.version > bots[0].version]
+            assert len(own) >= 4
+            for client in players:
+                await client.close()
+        finally:
+            first.stop()
+            second.stop()

@@ -72,10 +72,9 @@ async def _burst(room: str, players: list[Client], acked: list[tuple[str, int, s
     while True:
         movers = [p for p in players if p.state and p.state["legal"] and p.state["outcome"] is None]
         if not movers:
-            # Nobody has a move until the newest state arrives, which it never does once the
-            # server is gone: a closed socket ends the burst.
-            if any(p.closed.is_set() for p in players):
-                return
+            if any(p.closed.is_set() for p in players) or any(
+                    p.state is not None and p.state["outcome"] is not None for p in players):
+                return  # the server is gone, or this room's game is over: no move left to make
             await asyncio.sleep(0.001)
             continue
         mover = rng.choice(movers)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from app.games import cards as cardlib
 from app.games import register
 from app.games.base import Action, Event, Game, Outcome
 from app.games.fair import Shuffle
@@ -75,8 +76,22 @@ class Palace(Game[Table, RuleSheet]):
         # One shuffle per game; every card may be known once the game is over.
         if since > 0:
             return []
-        cards = tuple(engine.full_deck(state.sheet, len(state.players)))
+        sheet = state.sheet
+        cards = _deck(sheet.deck, sheet.jokers, sheet.deck_count(len(state.players)))
         return [Shuffle("deal", cards, state.phase == "over")]
+
+
+_DECKS: dict[tuple[str, int, int], tuple[str, ...]] = {}
+
+
+def _deck(deck: str, jokers: int, decks: int) -> tuple[str, ...]:
+    """The unshuffled cards of ``engine.full_deck`` (asked for after every move: made once per kind)."""
+    key = (deck, jokers, decks)
+    found = _DECKS.get(key)
+    if found is None:
+        found = _DECKS[key] = tuple(cardlib.deck(low_rank="2" if deck == "52" else "6", jokers=jokers,
+                                                 decks=decks))
+    return found
 
 
 game = Palace()

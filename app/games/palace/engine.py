@@ -374,7 +374,11 @@ def _swap_moves(t: Table, seat: int) -> list[Action]:
     return out
 
 
-_LEGAL_MEMO: list[Any] = [None, -1, []]
+# The latest tables' legal moves by (table id, seat), each entry holding its table (so the id is
+# not reused while remembered). A server with many tables between a view's ``legal_actions`` and
+# the ``apply`` that follows (other rooms' moves come in between) still computes them once.
+_LEGAL_MEMO: dict[tuple[int, int], tuple[Table, list[Action]]] = {}
+_LEGAL_MEMO_SIZE = 512
 
 
 def legal_actions(t: Table, seat: int) -> list[Action]:
@@ -382,19 +386,22 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
 
     ``apply`` accepts a move only if it is listed here (in canonical form, see ``_canonical``);
     the ``_do_*`` handlers then perform it, and their refusals name what is wrong with a move that
-    is not listed. Remembered for the last table asked: tables never change, so ``legal_actions``
-    and the ``apply`` that follows share one computation.
+    is not listed. Remembered for the latest tables asked: tables never change, so
+    ``legal_actions`` and the ``apply`` that follows share one computation.
     """
     return list(_listed(t, seat))
 
 
 def _listed(t: Table, seat: int) -> list[Action]:
     """``legal_actions`` as remembered: the list must not be changed."""
-    memo = _LEGAL_MEMO
-    if memo[0] is t and memo[1] == seat:
-        return memo[2]  # type: ignore[no-any-return]
+    key = (id(t), seat)
+    found = _LEGAL_MEMO.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
     out = _legal_actions(t, seat)
-    memo[0], memo[1], memo[2] = t, seat, out
+    if len(_LEGAL_MEMO) >= _LEGAL_MEMO_SIZE:
+        _LEGAL_MEMO.clear()  # one step (a replay in another thread may use the memo meanwhile)
+    _LEGAL_MEMO[key] = (t, out)
     return out
 
 

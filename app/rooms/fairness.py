@@ -88,6 +88,11 @@ class Fairness:
         return {"commitment": self.pending.commitment,
                 "contributed": sorted(seat for seat, member in seats.items() if member in given)}
 
+    def shared(self) -> dict[str, Any]:
+        """The pending round's public part for the room's other instances: its commitment and
+        the member ids that contributed."""
+        return {"commitment": self.pending.commitment, "members": sorted(self.pending.contributions)}
+
     def contribute(self, member_id: int, commitment: str, value: str) -> bool:
         """Take a member's contribution for the pending commitment; ``False`` when they had already
         given one (the first one counts). Raises ``RoomError`` for another commitment or bad bytes."""

@@ -299,6 +299,10 @@ class RoomManager:
             self.spawn(self._take_released(str(message.get("room"))))
         elif message.get("kind") == "presence":
             self._presence_received(str(message.get("from")), message.get("rooms"))
+        elif message.get("kind") == "fair":
+            room = self.rooms.get(str(message.get("room")))
+            if room is not None:
+                room.fair_heard(message.get("fair"))
         elif message.get("kind") == "reply" and message.get("op") == "join":
             future = self._joins.get(str(message.get("id")))
             if future is not None and not future.done():
@@ -411,6 +415,19 @@ class RoomManager:
                                           "rooms": chunk})
         except Exception:
             log.exception("telling the other instances who is connected failed")
+
+    def share_fair(self, room_id: str, shared: dict[str, Any]) -> None:
+        """Tell the other instances a room's next-deal commitment (``Room._share_fair``)."""
+
+        async def send() -> None:
+            try:
+                async with self.engine.begin() as conn:
+                    await hand(conn, {"to": "*", "from": self.instance, "kind": "fair", "room": room_id,
+                                      "fair": shared})
+            except Exception:
+                log.exception("telling the other instances room %s's commitment failed", room_id)
+
+        self.spawn(send())
 
     def _presence_received(self, instance: str, rooms: Any) -> None:
         if not isinstance(rooms, dict):

@@ -187,6 +187,11 @@ class Room:
         self.fair = Fairness()
         # Members with sockets open on other instances, by instance: (member ids, when last heard).
         self.remote: dict[str, tuple[frozenset[int], float]] = {}
+        # The owner's next-deal commitment and who has contributed to it (by member id), as the
+        # owner last told this instance (``None``: not heard, or this instance owns the room), and
+        # as the owner last told the others.
+        self.remote_fair: dict[str, Any] | None = None
+        self._fair_shared: dict[str, Any] | None = None
         self._load(record)
         self.bots = room_bots.BotDriver(self)
 
@@ -314,6 +319,7 @@ class Room:
             self.remote.pop(instance, None)
         if (before[0] if before is not None else frozenset()) != members:
             self.bots.note_connections()
+            self._fair_shared = None  # a newcomer there hears the owner's commitment
             self.publish_room()
 
     def expire_presence(self, cutoff: float) -> None:
@@ -348,7 +354,36 @@ class Room:
                 "game_no": self.game_no, "approval": self.approval, "sheet": self.sheet_json,
                 "seats": seats, "spectators": spectators, "pending": pending,
                 "results": list(self.results or []),
-                "fair": self.fair.announce({seat: m.id for seat, m in taken.items()})}
+                "fair": self._fair_announcement({seat: m.id for seat, m in taken.items()})}
+
+    def _fair_announcement(self, seats: Mapping[int, int]) -> dict[str, Any]:
+        """The next deal's commitment and the seats that contributed to it: this instance's own
+        round when it runs the room, else the owner's (contributions are handed to the owner)."""
+        shared = self.remote_fair
+        if shared is not None and not self.owns():
+            given = set(shared["members"])
+            return {"commitment": shared["commitment"],
+                    "contributed": sorted(seat for seat, member in seats.items() if member in given)}
+        return self.fair.announce(seats)
+
+    def _share_fair(self) -> None:
+        """As the owner, with sockets of this room on other instances: tell them the next deal's
+        commitment and who has contributed, so their pages contribute to the round that counts."""
+        if self.epoch is None or not self.remote:
+            return
+        shared = self.fair.shared()
+        if shared != self._fair_shared:
+            self._fair_shared = shared
+            self.manager.share_fair(self.id, shared)
+
+    def fair_heard(self, shared: Any) -> None:
+        """The owner's word on the next deal's commitment (``_share_fair``)."""
+        if (self.owns() or not isinstance(shared, dict) or not isinstance(shared.get("commitment"), str)
+                or not isinstance(shared.get("members"), list)):
+            return
+        self.remote_fair = {"commitment": shared["commitment"],
+                            "members": [m for m in shared["members"] if isinstance(m, int)]}
+        self.publish_room()
 
     def _state_common(self) -> tuple[Any, list[int], dict[str, float], int | None]:
         """What every seat's state message shares (worked out once per publish): the outcome as
@@ -459,6 +494,7 @@ class Room:
 
     def publish_room(self) -> None:
         self._room_changed = False
+        self._share_fair()
         plain: str | None = None
         for sub in list(self.subscribers):
             member = self.member_of(sub)

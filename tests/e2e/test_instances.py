@@ -433,3 +433,46 @@ async def test_a_player_connected_only_to_the_other_instance_is_never_taken_over
         finally:
             first.stop()
             second.stop()
+
+
+@needs_postgres
+async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_path: Path) -> None:
+    """The sockets of a room on an instance that does not own it are shown the owner's next-deal
+    commitment, so their contributions (handed to the owner) count: the deal lists them."""
+    async with fresh_postgres() as url:
+        first = ServerProcess(tmp_path, url, **LIFTED).start()
+        second = ServerProcess(tmp_path, url, **LIFTED).start()
+        try:
+            room, tokens = await _open_room(first.http, 3, 3)
+            host, other = Client(first.ws, room, tokens[0]), Client(first.ws, room, tokens[2])
+            remote = Client(second.ws, room, tokens[1])
+            watcher = Client(second.ws, room, None)
+            everyone = [host, other, remote, watcher]
+            for client in everyone:  # the owner's sockets first: it keeps the room
+                await client.connect()
+            owners = (await _room_message(host, lambda m: True))["fair"]["commitment"]
+            for client in (remote, watcher):
+                await _room_message(client, lambda m: m["fair"]["commitment"] == owners)
+            given = "ab" * 32
+            await remote.send({"type": "entropy", "id": "e1", "commitment": owners, "bytes": given})
+            answer = await remote.next()
+            while answer.get("id") != "e1":
+                answer = await remote.next()
+            assert answer["type"] == "contributed", answer
+            for client in everyone:
+                await _room_message(client, lambda m: m["fair"]["contributed"] == [1])
+            assert (await host.host("start"))["type"] == "ack"
+            for client in everyone:
+                await client.wait_state(lambda s: s["view"] is not None)
+            (deal,) = [e for e in _events_of(watcher) if e["type"] == "deal"]
+            assert deal["commitment"] == owners and deal["contributions"] == [None, given, None]
+            # The next game's commitment reaches the other instance too.
+            for client in (remote, watcher):
+                await _room_message(client, lambda m: m["fair"]["commitment"] not in (owners,))
+            fresh = (await _room_message(host, lambda m: m["fair"]["commitment"] != owners))["fair"]
+            await _room_message(remote, lambda m: m["fair"]["commitment"] == fresh["commitment"])
+            for client in everyone:
+                await client.close()
+        finally:
+            first.stop()
+            second.stop()

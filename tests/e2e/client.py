@@ -214,3 +214,14 @@ async def play_moves(players: list[Client], everyone: list[Client], rng: random.
             await client.wait_version(reply["version"])
         moves += 1
     return moves
+
+
+async def room_message(client: Client, ok: Any) -> dict[str, Any]:
+    """The latest room message this socket received that satisfies ``ok`` (waits for one)."""
+    for received in reversed(client.received):
+        if received.message["type"] == "room" and ok(received.message):
+            return received.message
+    while True:
+        message = await client.expect("room")
+        if ok(message):
+            return message

@@ -13,7 +13,7 @@ import pytest
 
 from app.store import queries
 from app.store.db import make_engine
-from tests.e2e.client import TIMEOUT, Client, choose
+from tests.e2e.client import TIMEOUT, Client, choose, room_message
 from tests.e2e.conftest import Backend
 from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
@@ -50,17 +50,6 @@ async def join(http: str, room: str, name: str, seat: int | None = None) -> http
         body["seat"] = seat
     async with httpx.AsyncClient(base_url=http, timeout=TIMEOUT) as client:
         return await client.post(f"/api/rooms/{room}/join", json=body)
-
-
-async def room_message(client: Client, ok: Any) -> dict[str, Any]:
-    """The latest room message this socket received that satisfies ``ok`` (waits for one)."""
-    for received in reversed(client.received):
-        if received.message["type"] == "room" and ok(received.message):
-            return received.message
-    while True:
-        message = await client.expect("room")
-        if ok(message):
-            return message
 
 
 def bot_events(client: Client, seat: int | None = None) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import httpx
 from app.rooms.room import _event_json, _visible
 from app.store import queries
 from app.store.db import make_engine
-from tests.e2e.client import TIMEOUT, Client, choose, make_room, play_moves
+from tests.e2e.client import TIMEOUT, Client, choose, make_room, play_moves, room_message
 from tests.support import ServerProcess, fresh_postgres, needs_postgres
 
 LIFTED = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
@@ -250,17 +250,6 @@ def _chat_lines(client: Client) -> list[str]:
     return [r.message["text"] for r in client.received if r.message["type"] == "chat"]
 
 
-async def _room_message(client: Client, ok: Any) -> dict[str, Any]:
-    """The latest room message this socket got that satisfies ``ok`` (waits for one)."""
-    for received in reversed(client.received):
-        if received.message["type"] == "room" and ok(received.message):
-            return received.message
-    while True:
-        message = await client.expect("room")
-        if ok(message):
-            return message
-
-
 async def _answers(client: Client, ids: list[str]) -> dict[str, str]:
     """The type of the answer (ack or error) to each of ``ids``, in whatever order they come."""
     answered: dict[str, str] = {}
@@ -326,7 +315,7 @@ async def test_chat_joins_and_leaving_through_the_other_instance_go_through_the_
             assert late.status_code == 201, late.text
             assert late.json()["seat"] == 4
             for client in everyone:
-                seen = await _room_message(client, lambda m: m["seats"][3]["name"] is not None
+                seen = await room_message(client, lambda m: m["seats"][3]["name"] is not None
                                            and m["seats"][4]["name"] is not None)
                 assert (seen["seats"][3]["name"], seen["seats"][4]["name"]) == (name, "Liis")
             # The newest member (on the second instance) leaves: ack, then ``left``, then the close.
@@ -337,7 +326,7 @@ async def test_chat_joins_and_leaving_through_the_other_instance_go_through_the_
             await liis.expect("left")
             assert await liis.wait_closed() == 1000
             for client in everyone:
-                await _room_message(client, lambda m: m["seats"][4]["name"] is None)
+                await room_message(client, lambda m: m["seats"][4]["name"] is None)
             engine = make_engine(url)
             try:
                 record = await queries.load_room(engine, room)
@@ -378,12 +367,12 @@ async def test_a_player_connected_only_to_the_other_instance_is_never_taken_over
             for client in [*players, leaver]:  # the owner's sockets first: it keeps the room
                 await client.connect()
             # The owner knows of the second instance's sockets (their presence).
-            await _room_message(host, lambda m: m["seats"][1]["connected"] and m["seats"][3]["connected"])
+            await room_message(host, lambda m: m["seats"][1]["connected"] and m["seats"][3]["connected"])
             assert (await host.host("start"))["type"] == "ack"
             for client in [*players, leaver]:
                 await client.wait_state(lambda s: s["view"] is not None)
             await leaver.close()
-            await _room_message(host, lambda m: not m["seats"][3]["connected"])
+            await room_message(host, lambda m: not m["seats"][3]["connected"])
 
             def bot_moves(seat: int) -> list[dict[str, Any]]:
                 return [event for r in host.received if r.message["type"] == "state"
@@ -417,7 +406,7 @@ async def test_a_player_connected_only_to_the_other_instance_is_never_taken_over
                     continue
                 await host.wait_version(reply["version"])
             assert checked >= 4
-            stand_in = await _room_message(host, lambda m: m["seats"][3]["stand_in"])
+            stand_in = await room_message(host, lambda m: m["seats"][3]["stand_in"])
             assert stand_in["seats"][1]["connected"] and not stand_in["seats"][1]["stand_in"]
             engine = make_engine(url)
             try:
@@ -450,9 +439,9 @@ async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_
             everyone = [host, other, remote, watcher]
             for client in everyone:  # the owner's sockets first: it keeps the room
                 await client.connect()
-            owners = (await _room_message(host, lambda m: True))["fair"]["commitment"]
+            owners = (await room_message(host, lambda m: True))["fair"]["commitment"]
             for client in (remote, watcher):
-                await _room_message(client, lambda m: m["fair"]["commitment"] == owners)
+                await room_message(client, lambda m: m["fair"]["commitment"] == owners)
             given = "ab" * 32
             await remote.send({"type": "entropy", "id": "e1", "commitment": owners, "bytes": given})
             answer = await remote.next()
@@ -460,7 +449,7 @@ async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_
                 answer = await remote.next()
             assert answer["type"] == "contributed", answer
             for client in everyone:
-                await _room_message(client, lambda m: m["fair"]["contributed"] == [1])
+                await room_message(client, lambda m: m["fair"]["contributed"] == [1])
             assert (await host.host("start"))["type"] == "ack"
             for client in everyone:
                 await client.wait_state(lambda s: s["view"] is not None)
@@ -468,9 +457,9 @@ async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_
             assert deal["commitment"] == owners and deal["contributions"] == [None, given, None]
             # The next game's commitment reaches the other instance too.
             for client in (remote, watcher):
-                await _room_message(client, lambda m: m["fair"]["commitment"] not in (owners,))
-            fresh = (await _room_message(host, lambda m: m["fair"]["commitment"] != owners))["fair"]
-            await _room_message(remote, lambda m: m["fair"]["commitment"] == fresh["commitment"])
+                await room_message(client, lambda m: m["fair"]["commitment"] not in (owners,))
+            fresh = (await room_message(host, lambda m: m["fair"]["commitment"] != owners))["fair"]
+            await room_message(remote, lambda m: m["fair"]["commitment"] == fresh["commitment"])
             for client in everyone:
                 await client.close()
         finally:

@@ -124,6 +124,9 @@ async def test_cash_table_to_its_end_with_a_mid_game_join(backend: Backend, serv
         assert refused["type"] == "error" and refused["code"] == "not_host", refused
         refused = await host.act({"type": "clock", "now": 10**9})
         assert refused["type"] == "error" and refused["code"] == "server_only", refused
+        # Nor may a player choose the next hand's seed (docs/fairness.md, step 6).
+        refused = await guest.act({"type": "reseed", "seed": "0" * 64})
+        assert refused["type"] == "error" and refused["code"] == "server_only", refused
         assert host.version == version
         # A fourth player takes the free seat while the table runs and sits down by buying in.
         joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Tiit"})

@@ -26,7 +26,7 @@ from app import verify
 from tests.e2e.client import TIMEOUT, Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.e2e.leaks import check_no_early_secrets, fair_secrets
-from tests.e2e.test_tables import CASH, choose_holdem, choose_thousand
+from tests.e2e.test_tables import CASH, choose_calm, choose_holdem, choose_thousand
 from tests.support import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -294,7 +294,7 @@ async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_i
         await play_moves(seated, everyone, rng, limit=10, **more)
         if game == "holdem":
             # Into a later hand, whose round's entry is in the log before the kill.
-            await play_until(seated, everyone, rng, chooser,
+            await play_until(seated, everyone, rng, choose_calm,
                              lambda: len(events_of(watchers[0], "fair_round")) >= 2)
         server.kill()
         server = backend.server().start()
@@ -349,7 +349,8 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
     else:
         room, tokens = await make_room(server.http, 3, game="holdem", preset="cash-nl-1-2",
                                        options={**CASH, "max_hands": 30})
-        chooser = choose_holdem
+        # Calm players (checks and calls) keep the table going for the hands the test needs.
+        chooser = choose_calm
     seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
     everyone = seated + watchers
     assert (await seated[0].host("start"))["type"] == "ack"
@@ -404,7 +405,8 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
                 assert not verify.passed(verify.verify(bad)), field
             done = run_verify(tmp_path, record)
             assert done.returncode == 0 and f"✓ {label}: round seed" in done.stdout, done.stdout
-    await play_moves(seated, everyone, rng, chooser=chooser, max_moves=6000)
+    finish = choose_holdem if game == "holdem" else chooser
+    await play_moves(seated, everyone, rng, chooser=finish, max_moves=6000)
     record = (await download(server.http, room, tokens[1])).json()
     rounds = [s for s in record["shuffles"] if "round" in s]
     assert len(rounds) >= 2 and all("server_seed" in s["round"] for s in rounds)

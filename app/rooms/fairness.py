@@ -109,11 +109,7 @@ class Fairness:
     def seal(self, order: Sequence[int]) -> Sealed:
         """The deal's material from the pending round, ``order`` being the member ids in the deal's
         seat order; a fresh round then waits for the next deal."""
-        pending = self.pending
-        given = tuple(pending.contributions.get(member) for member in order)
-        sealed = Sealed(pending.server_seed, pending.nonce, pending.commitment, given,
-                        fair.shuffle_seed(pending.server_seed, given))
-        self.pending = Round.fresh()
+        sealed = self._take(order)
         self.current, self.loaded = sealed, True
         self.committed = None
         self._keys = {}
@@ -123,6 +119,11 @@ class Fairness:
         """A later shuffle's round from the pending one (a game's next hand or deal),
         ``order`` being the member ids in the game's seat order (``None``: an empty seat); a fresh
         round then waits for the shuffle after it. The game's own material stays current."""
+        return self._take(order)
+
+    def _take(self, order: Sequence[int | None]) -> Sealed:
+        """The pending round sealed with the contributions of ``order``'s members (``None``: an
+        empty seat), and a fresh round in its place."""
         pending = self.pending
         given = tuple(pending.contributions.get(member) if member is not None else None for member in order)
         self.pending = Round.fresh()

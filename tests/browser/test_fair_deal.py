@@ -190,6 +190,8 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
     assert "Hand 2: a new round is sealed with the random bytes of 2 seats." in log
     assert "Hand 2: its round's server seed is revealed; it can be verified." in log
     shoot(host, artefacts, "fair-holdem-round")
+    guest.page.locator("#log").scroll_into_view_if_needed()
+    shoot(guest, artefacts, "fair-holdem-round-log")
 
 
 def play_hands(seated: list[Player], everyone: list[Player], hands: int) -> None:

@@ -94,17 +94,24 @@ async def _two_instances(url: str) -> AsyncIterator[tuple[RoomManager, RoomManag
             await eng.dispose()
 
 
+async def _started_on_two(first: RoomManager, second: RoomManager) -> tuple[Any, Any, Recorder, Recorder]:
+    """A two-seat Palace game dealt by the first instance, its host's socket there and the other
+    player's on the second: both rooms and both sockets."""
+    made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+    room_a = await first.get(made["room"])
+    joined = await room_a.join("Mati", None)
+    room_b = await second.get(made["room"])
+    a0, b1 = Recorder(), Recorder()
+    await room_a.attach(a0, made["token"], None)
+    await room_b.attach(b1, joined["token"], None)
+    await room_a.host(a0, "start", "start", {})
+    return room_a, room_b, a0, b1
+
+
 async def test_a_second_instance_that_moved_late_is_refused_and_catches_up(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'shared.sqlite3'}"
     async with _two_instances(url) as (first, second, engines):
-        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-        room_a = await first.get(made["room"])
-        joined = await room_a.join("Mati", None)
-        room_b = await second.get(made["room"])
-        a0, b1 = Recorder(), Recorder()
-        await room_a.attach(a0, made["token"], None)
-        await room_b.attach(b1, joined["token"], None)
-        await room_a.host(a0, "start", "start", {})
+        room_a, room_b, a0, b1 = await _started_on_two(first, second)
         await room_b.sync()  # what a NOTIFY triggers on PostgreSQL
         assert room_a.version == room_b.version == 1
         # Both instances hold version 1; A stores a move first, B's move at version 1 must then fail.
@@ -169,14 +176,8 @@ async def test_a_sync_applies_the_new_log_entries_without_reloading_the_room(
 @needs_postgres
 async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None:
     async with fresh_postgres() as url, _two_instances(url) as (first, second, _engines):
-        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
-        room_a = await first.get(made["room"])
-        joined = await room_a.join("Mati", None)
-        room_b = await second.get(made["room"])
-        a0, b1 = Recorder(), Recorder()
-        await room_a.attach(a0, made["token"], None)
-        await room_b.attach(b1, joined["token"], None)
-        await room_a.host(a0, "start", "start", {})
+        _room_a, room_b, _a0, b1 = await _started_on_two(first, second)
+
         def dealt() -> list[dict[str, Any]]:
             return [m for m in b1.messages if m["type"] == "state" and m["version"] == 1]
 

@@ -633,7 +633,10 @@ class Room:
             after = self.deal_version - 1
             if last_version is not None:
                 after = max(last_version, after)
-            for entry in await queries.log_since(self.manager.engine, self.id, after):
+            # Only up to this instance's own version: the database may be ahead (another
+            # instance's move whose notification is on its way), and the sync that follows
+            # publishes those entries; sending them here too would tell them twice.
+            for entry in await queries.log_since(self.manager.engine, self.id, after, through=self.version):
                 events.extend(_event_json(entry, row) for row in entry.events
                               if _visible(row, seat, entry.version, since))
         sub.send(_dumps(self.state_message(seat, events)))

@@ -245,12 +245,16 @@ async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: i
                     chat=[dict(c) for c in reversed(talk)])
 
 
-async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int = 300) -> list[LogEntry]:
-    """The last ``limit`` log entries after version ``after`` (oldest first)."""
+async def log_since(engine: AsyncEngine, room_id: str, after: int, *, limit: int = 300,
+                    through: int | None = None) -> list[LogEntry]:
+    """The last ``limit`` log entries after version ``after`` (oldest first), up to version
+    ``through`` when given."""
+    where = [log.c.room_id == room_id, log.c.version > after]
+    if through is not None:
+        where.append(log.c.version <= through)
     async with engine.connect() as conn:
         rows = (await conn.execute(
-            select(log).where(log.c.room_id == room_id, log.c.version > after)
-            .order_by(log.c.version.desc()).limit(limit))).all()
+            select(log).where(*where).order_by(log.c.version.desc()).limit(limit))).all()
     return [_entry(row) for row in reversed(rows)]
 
 

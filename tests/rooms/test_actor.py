@@ -44,6 +44,15 @@ async def _moves(room: Room, subs: list[Recorder], count: int, rng: random.Rando
         assert room.version == before + 1, subs[seat].messages[-1]
 
 
+async def _wait_for(check: Any, what: str) -> None:
+    """Until ``check()`` holds: each round lets the event loop run (another instance's NOTIFY)."""
+    for _ in range(2000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"never happened: {what}")
+
+
 async def test_rebuild_from_snapshot_and_log_is_the_same_state(engine: AsyncEngine) -> None:
     manager = await _manager(engine, snapshot_every=4)
     room, subs = await _table(manager, 3)
@@ -68,8 +77,7 @@ async def test_turn_timer_makes_the_default_move(engine: AsyncEngine) -> None:
     assert room.deadline is not None
     state = subs[1].last("state")
     assert state["deadline"] == room.deadline
-    await asyncio.sleep(1.4)
-    assert room.version > dealt
+    await _wait_for(lambda: room.version > dealt, "the turn timer's default move")
     entries = await queries.log_since(engine, room.id, dealt)
     assert entries and all(e.kind == "timeout" for e in entries)
     assert {e.seat for e in entries} <= {0, 1}
@@ -255,15 +263,6 @@ async def test_a_failed_commit_changes_nothing_and_the_same_id_may_be_sent_again
     await room.act(subs[seat], "try-1", action, None)
     assert subs[seat].last("ack") == {"type": "ack", "id": "try-1", "version": before[0] + 1}
     await manager.stop()
-
-
-async def _wait_for(check: Any, what: str) -> None:
-    """Until ``check()`` holds: each round lets the event loop run (another instance's NOTIFY)."""
-    for _ in range(2000):
-        if check():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"never happened: {what}")
 
 
 @needs_postgres

@@ -15,3 +15,6 @@ MOVE_LATENCY = Histogram(
 )
 CLOSES = Counter(
     "houserules_socket_closes_total", "Sockets closed by the server for protocol abuse", ["reason"])
+FRAMES = Counter("houserules_frames_total", "WebSocket frames the server wrote to its clients directly")
+FRAME_WRITES = Counter(
+    "houserules_frame_writes_total", "Socket writes carrying those frames (a socket's frames of a loop turn)")

@@ -28,6 +28,7 @@ from app.rooms.bounds import INT_MAX, MSG_ID_PATTERN, json_problem
 from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
+from app.web import frames
 from app.web.schemas import (
     CLIENT_MESSAGE,
     MESSAGE_TYPES,
@@ -44,6 +45,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 QUEUE_LIMIT = 512
+# Bytes a client may leave unread in its socket's write buffer before it is closed as too slow
+# (about 500 state frames of a four-seat table).
+WRITE_BUFFER_LIMIT = 1 << 20
 # In the queue: the writer finishes the send that was started at once and had to wait; the writer
 # stops (a send started at once failed: the socket is gone).
 _RESUME = (0, "resume")
@@ -99,10 +103,18 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
 
 
 class Connection:
-    """One socket as a room's subscriber."""
+    """One socket as a room's subscriber.
+
+    Served by ``FrameProtocol`` (``python -m app``), its frames go through the loop's ``Outbox``,
+    written straight to the transport once a turn; a client whose unsent frames pile up beyond
+    ``WRITE_BUFFER_LIMIT`` is too slow and is closed. Otherwise each frame is an ASGI send.
+    """
 
     def __init__(self, ws: WebSocket, settings: Settings) -> None:
         self.ws = ws
+        offer = ws.scope.get("extensions", {}).get(frames.EXTENSION)
+        self.direct: Any = offer
+        self.outbox: frames.Outbox | None = offer["outbox"] if offer is not None else None
         self.member_id: int | None = None
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(QUEUE_LIMIT)
         self.closed = False
@@ -116,6 +128,9 @@ class Connection:
 
     def send(self, text: str) -> None:
         if self.closed:
+            return
+        if self.outbox is not None:
+            self.outbox.add(self, text)
             return
         if not self.sending and self.queue.empty():
             # Nothing ahead of it: write it now, sparing the writer task a wake-up.
@@ -139,9 +154,26 @@ class Connection:
             metrics.CLOSES.labels("slow").inc()
             self.close(CLOSE_POLICY, "too slow")
 
+    def flush(self, data: bytes) -> None:
+        """Write this turn's frames (``Outbox``)."""
+        if self.closed:
+            return
+        if not self.direct["write"](data):
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(_STOP)
+        elif self.direct["buffered"]() > WRITE_BUFFER_LIMIT:
+            metrics.CLOSES.labels("slow").inc()
+            self.close(CLOSE_POLICY, "too slow")
+
     def close(self, code: int, reason: str) -> None:
         if self.closed:
             return
+        if self.outbox is not None:
+            # Frames of this turn go out before the close frame.
+            queued = self.outbox.take(self)
+            if queued:
+                self.direct["write"](queued)
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait((code, reason))

@@ -193,7 +193,9 @@ async def test_the_server_writes_a_players_ack_and_state_together(server: Server
     frames_before = _counter(server, "houserules_frames_total")
     writes_before = _counter(server, "houserules_frame_writes_total")
     seat = next(i for i, p in enumerate(players) if p.state is not None and p.state["legal"])
-    assert (await players[seat].act(players[seat].state["legal"][0]))["type"] == "ack"
+    state = players[seat].state
+    assert state is not None
+    assert (await players[seat].act(state["legal"][0]))["type"] == "ack"
     for client in (*players, *watchers):
         await client.wait_state(lambda s: s["version"] > dealt["version"])
     frames = _counter(server, "houserules_frames_total") - frames_before

@@ -227,6 +227,9 @@ async def play_humans(people: list[Client], rng: random.Random, chooser: Any, *,
         if state["outcome"] is not None or (stop is not None and stop(state)):
             return
         version = state["version"]
+        # Everyone's state of this version first: the seat to act may be another person's.
+        for person in people:
+            await person.wait_state(lambda s, v=version: s["version"] >= v)
         movers = [p for p in people if p.state and p.state["legal"] and p.state["version"] == version]
         mover = movers[0] if movers else None
         if mover is not None:

@@ -37,10 +37,10 @@ def main() -> None:
     http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
     app = create_app(settings, http=http, websocket="websockets-sansio, frames gathered per loop turn")
     # What is loaded by now (modules, the app) lives as long as the process: the cyclic garbage
-    # collector need not walk it again. And a move makes thousands of short-lived containers (the
-    # seats' views, events, frames): with the default first threshold (700) the collector walked
-    # them several times a move, 5-7 % of the server's CPU under load; at 20,000 most are gone
-    # before it looks, and the memory this holds back is a few MiB.
+    # collector need not walk it again. And a move makes many short-lived containers (the seats'
+    # views, events, frames): with the default first threshold (700) the young collections took
+    # 5-7 % of the server's CPU under load; at 20,000 most of them are gone before it looks, and
+    # the memory this holds back is a few MiB.
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS_BEFORE_COLLECTION, 10, 10)
     uvicorn.run(

@@ -2,16 +2,16 @@
 
 A game is an object with a small surface (see ``Game``): a rule-sheet model with presets,
 ``new`` to deal, ``legal_actions`` and ``apply`` to move, ``view`` to show one seat (or a
-spectator) what it may see, ``outcome``, ``to_act`` and ``timeout_action``, and ``dump``/``load``
-to turn a state into JSON and back exactly. Rooms, bots, the log and the generic tests use only
-this surface and never ask which game they run.
+spectator) what it may see (``views``: many seats at once), ``outcome``, ``to_act`` and
+``timeout_action``, and ``dump``/``load`` to turn a state into JSON and back exactly. Rooms,
+bots, the log and the generic tests use only this surface and never ask which game they run.
 
 Rules:
 - ``apply`` never changes the state it is given; it returns a new state and the events.
 - ``apply`` raises ``IllegalAction(code, message)`` for anything not legal, and
   ``legal_actions`` and ``apply`` share one legality check.
 - Randomness enters only through ``new`` (the seed); a game replays from sheet, seed and log.
-- ``view`` is the only way game state leaves the server.
+- ``view`` (and ``views``, many views at once) is the only way game state leaves the server.
 
 State, one idiom in every game: a state is a frozen dataclass, and a move builds the next one
 with a small builder and freezes it.
@@ -316,6 +316,22 @@ class Game(ABC, Generic[StateT, SheetT]):
     @abstractmethod
     def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """All that ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+
+    def views(self, state: StateT, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of ``seats`` (``None``: a spectator), each exactly what ``view`` gives: for
+        every ``s`` in ``seats`` (repeats allowed), ``views(state, seats)[s] == view(state, s)``.
+
+        The fan-out after a move asks for every seat at once: a game overrides this to build the
+        part all seats share (the public table) once and add each seat's own part. The views are
+        read-only: they may share lists and dicts with one another (never a seat's own part: its
+        hand, a card it drew, what only it may see), so they are serialized as they are and never
+        changed. The default calls ``view`` for each seat.
+        """
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat not in out:
+                out[seat] = self.view(state, seat)
+        return out
 
     def view_between(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """``state`` as ``view`` draws it, but without the part of the game (a hand, a deal) that

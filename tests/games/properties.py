@@ -12,6 +12,8 @@ checks at every step:
 - ``timeout_action`` (when given) is a legal action;
 - cards are conserved (and chips, for games that supply ``chips``);
 - no view and no event a seat may see holds a card that seat may not see;
+- ``views`` of all seats at once equals each seat's ``view``, and its views share no object that
+  holds a card one of them may not see;
 - replaying the log from the seed reaches the same state.
 
 With several decks a code has twins, so the leak check is by card code: a leak of one twin
@@ -23,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,12 +92,87 @@ def _illegal_probes(legal: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
 
 
 def check_views(case: PropertyCase, state: Any) -> None:
+    """Every seat's ``view`` (and a spectator's) is JSON and shows only what the seat may see;
+    ``views`` of all of them at once (with repeats) gives exactly the same views and shares no
+    object holding a card that is not public between two of them (``check_views_share_nothing_private``)."""
     game = case.game
-    for seat in [None, *range(case.players)]:
+    seats: list[int | None] = [None, *range(case.players)]
+    together = game.views(state, [*seats, 0, None])
+    assert set(together) == set(seats)
+    for seat in seats:
         view = game.view(state, seat)
         json.dumps(view)
         leaked = cards_in(view) - case.visible_cards(state, seat)
         assert not leaked, f"view of seat {seat} shows {sorted(leaked)} it may not see"
+        assert together[seat] == view, f"views()[{seat}] differs from view(state, {seat})"
+    _check_private_objects_unshared(together, set(case.all_cards(state)) - case.visible_cards(state, None))
+
+
+def _holders(value: Any, private: set[str]) -> dict[int, set[str]]:
+    """Every list and dict inside a JSON-like value (itself included), by ``id``, with the cards of
+    ``private`` it holds itself (not those of the lists and dicts inside it)."""
+    found: dict[int, set[str]] = {}
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            members = [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            members = item
+        else:
+            continue
+        found[id(item)] = {m for m in members if type(m) is str and m in private}
+        stack.extend(m for m in members if isinstance(m, (Mapping, list)))
+    return found
+
+
+def check_views_share_nothing_private(
+    case: PropertyCase, state: Any, views: Mapping[int | None, Mapping[str, Any]]
+) -> None:
+    """The views of ``views`` may share lists and dicts, but not one that holds a card a spectator
+    may not see (a seat's own cards, or cards only some seats see): each such object belongs to one
+    view only (a list or dict around it is then in one view too). And no view shows a card its
+    seat may not see."""
+    for seat, view in views.items():
+        leaked = cards_in(view) - case.visible_cards(state, seat)
+        assert not leaked, f"views() gives seat {seat} {sorted(leaked)} it may not see"
+    _check_private_objects_unshared(views, set(case.all_cards(state)) - case.visible_cards(state, None))
+
+
+def _check_private_objects_unshared(views: Mapping[int | None, Mapping[str, Any]], private: set[str]) -> None:
+    reach = {seat: _holders(view, private) for seat, view in views.items()}
+    for seat, holders in reach.items():
+        for key, held in holders.items():
+            if held:
+                for other, found in reach.items():
+                    assert other == seat or key not in found, (
+                        f"views() of seats {seat} and {other} share an object holding {sorted(held)}"
+                    )
+
+
+def random_states(case: PropertyCase, seed: str, rng: random.Random) -> Iterator[Any]:
+    """Every state of one seeded random game, from the deal to the end, played as
+    ``play_random_game`` plays (discouraged moves avoided, ranges made concrete) without its
+    checks."""
+    game = case.game
+    state = game.new(case.sheet, case.players, seed=seed)
+    yield state
+    for _ in range(case.max_moves):
+        if game.outcome(state) is not None:
+            return
+        seat = rng.choice(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        choices = legal
+        if case.discourage is not None:
+            preferred = [a for a in legal if not case.discourage(a)]
+            if preferred and rng.random() < 0.95:
+                choices = preferred
+        action = rng.choice(choices)
+        if case.concrete is not None:
+            action = case.concrete(action, rng)
+        state, _ = game.apply(state, seat, action)
+        yield state
+    raise AssertionError(f"the game did not end within {case.max_moves} moves")
 
 
 def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event]) -> None:

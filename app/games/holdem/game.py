@@ -36,7 +36,7 @@ from app.games.holdem.engine import (
 from app.games.holdem.rules import PRESETS
 from app.games.holdem.rules import RuleSheet as HoldemSheet
 from app.games.holdem.state import FrozenState, Hand, State, dump_state, finished, load_state
-from app.games.holdem.view import between_hands_view, table_view
+from app.games.holdem.view import between_hands_view, table_view, table_views
 
 Action = dict[str, Any]
 
@@ -287,6 +287,9 @@ class Holdem(Game[State, HoldemSheet]):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return table_view(state, seat)
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return table_views(state, seats)
 
     def view_between(self, state: State, seat: int | None) -> dict[str, Any]:
         return between_hands_view(state, seat)

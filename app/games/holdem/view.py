@@ -3,10 +3,14 @@
 Hole cards go to their owner only, until shown at showdown (or after the hand, when the sheet
 allows); mucked cards never; the deck and the burn cards never. The previous hand's summary
 keeps its tabled cards so a player can see what beat him.
+
+A view is the table's public part (``public_view``, a spectator's) with the seat's own hole cards
+put in (``seat_view``); ``table_views`` builds the public part once for many seats.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.games.holdem.common import STREETS, current_level
@@ -14,8 +18,9 @@ from app.games.holdem.pots import pots
 from app.games.holdem.state import Hand, State
 
 
-def players(state: State, seat: int | None) -> list[dict[str, Any]]:
-    """Every seat: stack and status, and in a hand its bets and the cards ``seat`` may see."""
+def public_players(state: State) -> list[dict[str, Any]]:
+    """Every seat as a spectator sees it: stack and status, and in a hand its bets and the cards
+    shown at the table (no seat's unshown hole cards)."""
     sheet = state.sheet
     h = state.hand
     out: list[dict[str, Any]] = []
@@ -33,7 +38,6 @@ def players(state: State, seat: int | None) -> list[dict[str, Any]]:
             entry["bought_in"] = state.bought[x]
         if h is not None and x in h.players:
             cards = h.holes[x]
-            visible = bool(cards) and (h.shown[x] or (x == seat and not h.mucked[x]))
             entry.update(
                 in_hand=True,
                 folded=h.folded[x],
@@ -41,7 +45,7 @@ def players(state: State, seat: int | None) -> list[dict[str, Any]]:
                 committed=h.committed[x],
                 all_in=not h.folded[x] and state.stacks[x] == 0 and h.phase != "over",
                 has_cards=bool(cards) and not h.folded[x] and not h.mucked[x],
-                cards=list(cards) if visible else None,
+                cards=list(cards) if cards and h.shown[x] else None,
                 shown=h.shown[x],
                 mucked=h.mucked[x],
             )
@@ -51,13 +55,34 @@ def players(state: State, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def table_view(state: State, seat: int | None) -> dict[str, Any]:
+def seat_players(state: State, public: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The players as ``seat`` sees them: ``public`` (``public_players``), itself when the seat sees
+    nobody's cards but the shown ones, else a new list whose entry for ``seat`` is a new dict with
+    its hole cards (the other entries are ``public``'s own)."""
+    h = state.hand
+    if h is None or seat is None or not 0 <= seat < state.seats or seat not in h.players:
+        return public
+    cards = h.holes[seat]
+    if not cards or h.shown[seat] or h.mucked[seat]:
+        return public
+    out = list(public)
+    out[seat] = {**public[seat], "cards": list(cards)}
+    return out
+
+
+def players(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Every seat: stack and status, and in a hand its bets and the cards ``seat`` may see."""
+    return seat_players(state, public_players(state), seat)
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """The table as a spectator sees it (``seat`` None): all that every seat's view shares."""
     sheet = state.sheet
     h = state.hand
     lv = current_level(state)
     view: dict[str, Any] = {
         "game": "holdem",
-        "seat": seat,
+        "seat": None,
         "seats": state.seats,
         "variant": sheet.variant,
         "format": sheet.format,
@@ -69,7 +94,7 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
             "ante_type": sheet.ante_type,
         },
         "hands_played": state.hands,
-        "players": players(state, seat),
+        "players": public_players(state),
         "over": state.over,
         "closing": state.closing,
         "last_hand": state.last,
@@ -80,6 +105,29 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
         view["places"] = [list(g) for g in state.places]
     view["hand"] = hand_view(h) if h is not None else None
     return view
+
+
+def seat_view(state: State, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The view of ``seat``: a new top-level dict over ``shared`` (``public_view``, whose values it
+    shares and never changes) with the seat's own hole cards in a new player entry."""
+    view = dict(shared)
+    view["seat"] = seat
+    view["players"] = seat_players(state, shared["players"], seat)
+    return view
+
+
+def table_view(state: State, seat: int | None) -> dict[str, Any]:
+    return seat_view(state, public_view(state), seat)
+
+
+def table_views(state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``table_view(state, s)`` for every ``s`` in ``seats``, the public part built once."""
+    shared = public_view(state)
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        if seat not in out:
+            out[seat] = seat_view(state, shared, seat)
+    return out
 
 
 def between_hands_view(state: State, seat: int | None) -> dict[str, Any]:

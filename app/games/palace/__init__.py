@@ -18,6 +18,7 @@ from app.games.palace.rules import PRESETS, RuleSheet, check_sheet
 from app.games.palace.rules import RuleSheet as Sheet
 from app.games.palace.table import Table
 from app.games.palace.view import view as table_view
+from app.games.palace.view import views as table_views
 
 __all__ = ["PRESETS", "Palace", "RuleSheet", "Table", "game"]
 
@@ -53,6 +54,9 @@ class Palace(Game[Table, RuleSheet]):
 
     def view(self, state: Table, seat: int | None) -> dict[str, Any]:
         return table_view(state, seat)
+
+    def views(self, state: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return table_views(state, seats)
 
     def outcome(self, state: Table) -> Outcome | None:
         return engine.outcome(state)

@@ -4,17 +4,23 @@ The owner sees his hand; others see its size and the cards in it that were picke
 Face-up cards, the pile and its active card are public; face-down cards are seen by nobody, the
 owner included, until played or turned up; the stock shows only its size; burned cards only
 their number. The legal actions of the viewing seat are given separately by ``legal_actions``.
+
+A view is the table's public part (``public``: the same for every seat and spectators) with the
+seat's own part put in (``seat_view``): ``you``, its hand, and in play the card it drew and the
+cards it may add. ``views`` builds the public part once for many seats.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.games.palace.pile import active_card, requirement
 from app.games.palace.table import Table
 
 
-def view(t: Table, seat: int | None) -> dict[str, Any]:
+def public(t: Table) -> dict[str, Any]:
+    """The view of a spectator: nothing in it belongs to one seat (``you`` and ``hand`` are None)."""
     sheet = t.sheet
     out_place = {s: i + 1 for i, s in enumerate(t.out)}
     players = []
@@ -31,12 +37,11 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
                 "out": out_place.get(s),
             }
         )
-    you = seat if seat is not None and 0 <= seat < len(t.players) else None
     active = active_card(sheet, t.pile)
-    result: dict[str, Any] = {
+    return {
         "game": "palace",
         "seats": len(t.players),
-        "you": you,
+        "you": None,
         "phase": t.phase,
         "turn": t.turn if t.phase == "play" else None,
         # Whom the table waits for, as everyone may know it. ``to_act`` also names seats that could
@@ -49,7 +54,7 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
             else []
         ),
         "decision": t.decision,
-        "hand": list(t.players[you].hand) if you is not None else None,
+        "hand": None,
         "players": players,
         "pile": list(t.pile),
         "active": active,
@@ -59,9 +64,34 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
         "out": list(t.out),
         "reason": t.reason,
     }
-    if you is not None and t.phase == "play":
+
+
+def seat_view(t: Table, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The view of ``seat``: a new top-level dict over ``shared`` (``public(t)``, whose values it
+    shares and never changes) with the seat's own part in new objects."""
+    result = dict(shared)
+    you = seat if seat is not None and 0 <= seat < len(t.players) else None
+    if you is None:
+        return result
+    result["you"] = you
+    result["hand"] = list(t.players[you].hand)
+    if t.phase == "play":
         if t.decision == "drawn" and you == t.turn:
             result["drawn"] = t.drawn
         if t.add_seat == you:
             result["may_add"] = list(t.add_cards)
     return result
+
+
+def view(t: Table, seat: int | None) -> dict[str, Any]:
+    return seat_view(t, public(t), seat)
+
+
+def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``view(t, s)`` for every ``s`` in ``seats``, the public part built once and shared."""
+    shared = public(t)
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        if seat not in out:
+            out[seat] = seat_view(t, shared, seat)
+    return out

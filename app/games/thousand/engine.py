@@ -34,6 +34,8 @@ from app.games.thousand import deal as dealing
 from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
 from app.games.thousand.rules import RuleSheet as Sheet
 from app.games.thousand.state import FrozenState, State
+from app.games.thousand.view import public as public_view
+from app.games.thousand.view import seat_view
 from app.games.thousand.view import view as view_of
 
 ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
@@ -228,6 +230,24 @@ class Thousand(Game[State, Sheet]):
         outcome = self.outcome(state)
         data["outcome"] = outcome.to_json() if outcome is not None else None
         return data
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        shared = public_view(state)
+        to_act = self.to_act(state)
+        outcome = self.outcome(state)
+        outcome_json = outcome.to_json() if outcome is not None else None
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat in out:
+                continue
+            data = seat_view(state, shared, seat)
+            data["to_act"] = to_act
+            if seat is not None and 0 <= seat < state.players:
+                # ``legal_actions`` is empty for a seat not to act: asked only of those that are.
+                data["legal_actions"] = self.legal_actions(state, seat) if seat in to_act else []
+            data["outcome"] = outcome_json
+            out[seat] = data
+        return out
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

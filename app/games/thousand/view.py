@@ -4,6 +4,9 @@ Hands to their owner (once looked at, with blind bidding [T11]); the talon to no
 up (a blind contract's talon to the dealer only, a "left 100" talon to nobody [T12]); passed cards
 to giver and receiver; laid-aside cards to the bidder; hands shown for a redeal, played cards,
 declared marriages and the score sheet (bombs marked) to all.
+
+A view is the public part (``public``, a spectator's) with the seat's own part put in
+(``seat_view``); the game's ``views`` builds the public part once for many seats.
 """
 
 from __future__ import annotations
@@ -33,27 +36,22 @@ def lottery_view(state: State, seat: int | None) -> dict[str, Any] | None:
     return lottery
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    own = seat is not None and 0 <= seat < state.players
+def public(state: State) -> dict[str, Any]:
+    """The view of a spectator: what every seat's view shares (no hand, no talon nor lottery nine
+    that only some seats see, no passed or laid-aside cards)."""
     sheet = state.sheet
-    hand: list[str] | None = None
-    if own and seat is not None and state.hands and state.looked[seat]:
-        hand = list(state.hands[seat])
-    talon_cards: list[str] | None = list(state.talon_public) if state.talon_public else None
-    if talon_cards is None and own and seat in state.talon_seen:
-        talon_cards = list(state.talon_seen_cards)
     return {
         "game": "thousand",
         "seats": state.players,
-        "seat": seat if own else None,
+        "seat": None,
         "phase": state.phase,
         "dealer": state.dealer,
         "deal": state.deals_played + 1,
         "active": state.active(),
-        "hand": hand,
+        "hand": None,
         "hand_counts": [len(h) for h in state.hands],
         "looked": list(state.looked),
-        "talon": {"count": len(state.talon), "cards": talon_cards},
+        "talon": {"count": len(state.talon), "cards": list(state.talon_public) or None},
         "banks": [len(bank) for bank in state.banks],
         "stock": len(state.stock),
         "auction": {
@@ -71,11 +69,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "last_trick": [list(play) for play in state.last_trick],
         "tricks_taken": [len(cards) // max(1, len(state.active())) for cards in state.taken],
         "marriages": [list(suits) for suits in state.marriages],
-        "given": [list(g) for g in state.given if own and seat in (g[0], g[1])],
-        "aside": list(state.aside) if own and seat == state.bidder else None,
+        "given": [],
+        "aside": None,
         "aside_count": len(state.aside),
         "shown": [dict(s, cards=list(s["cards"])) for s in state.shown],
-        "lottery": lottery_view(state, seat if own else None),
+        "lottery": lottery_view(state, None),
         "scores": list(state.scores),
         "bombs_used": list(state.bombs_used),
         "bombs_per_game": sheet.bombs_per_game,
@@ -83,3 +81,27 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "score_sheet": [dict(row) for row in state.rows],
         "target_score": sheet.target_score,
     }
+
+
+def seat_view(state: State, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The view of ``seat``: a new top-level dict over ``shared`` (``public(state)``, whose values
+    it shares and never changes) with the seat's own part in new objects: its hand, the talon it
+    saw, the cards it gave or got, the cards it laid aside, its side of the lottery."""
+    view = dict(shared)
+    if seat is None or not 0 <= seat < state.players:
+        return view
+    view["seat"] = seat
+    if state.hands and state.looked[seat]:
+        view["hand"] = list(state.hands[seat])
+    if not state.talon_public and seat in state.talon_seen:
+        view["talon"] = {"count": len(state.talon), "cards": list(state.talon_seen_cards)}
+    view["given"] = [list(g) for g in state.given if seat in (g[0], g[1])]
+    if seat == state.bidder:
+        view["aside"] = list(state.aside)
+    if state.lottery is not None:
+        view["lottery"] = lottery_view(state, seat)
+    return view
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    return seat_view(state, public(state), seat)

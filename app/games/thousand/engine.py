@@ -222,9 +222,18 @@ class Thousand(Game[State, Sheet]):
             choice = {"type": "play", "card": min(playable, key=low_key)}
         return choice
 
+    def public_to_act(self, state: State, seat: int | None) -> list[int]:
+        """The seats to act as ``seat`` may know them: those the table waits for, and ``seat``
+        itself when it may move. [T5, T6] Before the opening bid a seat may claim out of turn (a
+        redeal, the nine lottery) only with certain cards: naming it to the others would tell them."""
+        waiting = self.turn_seats(state)
+        if seat is not None and seat not in waiting and seat in self.to_act(state):
+            return sorted([*waiting, seat])
+        return waiting
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         data = view_of(state, seat)
-        data["to_act"] = self.to_act(state)
+        data["to_act"] = self.public_to_act(state, seat)
         if seat is not None and 0 <= seat < state.players:
             data["legal_actions"] = self.legal_actions(state, seat)
         outcome = self.outcome(state)
@@ -234,6 +243,7 @@ class Thousand(Game[State, Sheet]):
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
         shared = public_view(state)
         to_act = self.to_act(state)
+        waiting = self.turn_seats(state)
         outcome = self.outcome(state)
         outcome_json = outcome.to_json() if outcome is not None else None
         out: dict[int | None, dict[str, Any]] = {}
@@ -241,7 +251,8 @@ class Thousand(Game[State, Sheet]):
             if seat in out:
                 continue
             data = seat_view(state, shared, seat)
-            data["to_act"] = to_act
+            data["to_act"] = (sorted([*waiting, seat]) if seat is not None and seat in to_act
+                              and seat not in waiting else waiting)
             if seat is not None and 0 <= seat < state.players:
                 # ``legal_actions`` is empty for a seat not to act: asked only of those that are.
                 data["legal_actions"] = self.legal_actions(state, seat) if seat in to_act else []

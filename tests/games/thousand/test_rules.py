@@ -139,6 +139,20 @@ def test_t5_seventeen_or_less_hand_shown_for_a_redeal() -> None:
     assert state.redeals_in_row == 1 and state.scores == [0, 0, 0]
 
 
+def test_t5_a_seat_that_may_claim_a_redeal_is_named_only_to_itself() -> None:
+    """Only a hand of 17 or less may claim the redeal before the bidding: a view naming that seat
+    among those to act would tell the others what it holds. Each view names the opener the table
+    waits for, and the claiming seat only in its own view; ``views`` says the same."""
+    state = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True)
+    assert game.to_act(state) == [0, 1]
+    assert [game.view(state, seat)["to_act"] for seat in (None, 0, 1, 2)] == [[0], [0], [0, 1], [0]]
+    views = game.views(state, [None, 0, 1, 2])
+    assert [views[seat]["to_act"] for seat in (None, 0, 1, 2)] == [[0], [0], [0, 1], [0]]
+    lottery = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], nine_lottery=True)
+    assert game.to_act(lottery) == [0, 1]  # seat 1 holds a nine: it may start the lottery
+    assert game.view(lottery, 2)["to_act"] == [0] and game.views(lottery, [None])[None]["to_act"] == [0]
+
+
 def test_t5_redeals_in_a_row_cost_the_dealer_100_and_pass_the_deal() -> None:
     state = start([["Ac"], LOW, ["Ad"]], ["As", "Ah", "Tc"], low_hand_redeal=True, redeals_before_penalty=1)
     state = play(state, (1, {"type": "redeal"}))

@@ -394,8 +394,8 @@ class Room:
                 self.host_seat())
 
     def state_message(self, seat: int | None, events: list[dict[str, Any]],
-                      common: tuple[Any, list[int], dict[str, float], int | None] | None = None
-                      ) -> dict[str, Any]:
+                      common: tuple[Any, list[int], dict[str, float], int | None] | None = None,
+                      view: dict[str, Any] | None = None) -> dict[str, Any]:
         state = self.state
         if state is None:
             return {"type": "state", "version": self.version, "game_no": self.game_no, "view": None,
@@ -407,7 +407,7 @@ class Room:
         # ``to_act`` may name seats that could move out of turn, which tells what they hold: each
         # connection learns only about itself. Whom the table waits for is the game's view's business.
         return {"type": "state", "version": self.version, "game_no": self.game_no,
-                "view": self.game.view(state, seat), "legal": legal, "table": table,
+                "view": self.game.view(state, seat) if view is None else view, "legal": legal, "table": table,
                 "to_act": [seat] if legal else [],
                 "deadline": self.deadline, "banks": banks, "events": events, "outcome": outcome}
 
@@ -508,18 +508,23 @@ class Room:
         """Each socket gets its seat's view and the new events it may see (built once per seat and
         tenure: a member who took the seat after some of these entries does not get their private
         events)."""
-        texts: dict[tuple[int | None, int], str] = {}
-        common = self._state_common() if self.state is not None and self.subscribers else None
+        audience: list[tuple[Subscriber, int | None, int]] = []
         for sub in list(self.subscribers):
             member = self.member_of(sub)
             seat = member.seat if member is not None and member.status == "seated" else None
-            since = member.since if seat is not None and member is not None else 0
+            audience.append((sub, seat, member.since if seat is not None and member is not None else 0))
+        common = self._state_common() if self.state is not None and audience else None
+        # Every seat's view at once: the game builds the table's public part once (``views``).
+        views = (self.game.views(self.state, list({seat for _, seat, _ in audience}))
+                 if self.state is not None and audience else {})
+        texts: dict[tuple[int | None, int], str] = {}
+        for sub, seat, since in audience:
             key = (seat, since)
             text = texts.get(key)
             if text is None:
                 events = [_event_json(e, row) for e in entries for row in e.events
                           if _visible(row, seat, e.version, since)]
-                text = texts[key] = _dumps(self.state_message(seat, events, common))
+                text = texts[key] = _dumps(self.state_message(seat, events, common, views.get(seat)))
             sub.send(text)
         if self._room_changed:
             self.publish_room()

@@ -506,11 +506,11 @@ class RoomManager:
 
     async def _write_simple(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]
                             ) -> list[tuple[queries.Commit, asyncio.Future[None]]]:
-        """PostgreSQL: store the batch's plain moves in one statement on the writer's connection,
+        """PostgreSQL: store the batch's moves and deals in one statement on the writer's connection,
         settling their waiters; returns what is left for the general path (with the moves of a
         statement that failed, which changed nothing: a retried message id the log already holds,
         say, is then answered as usual)."""
-        simple = [(change, future) for change, future in batch if change.simple]
+        simple = [(change, future) for change, future in batch if change.one_statement]
         if not simple:
             return batch
         stored: set[str] = set()
@@ -534,7 +534,7 @@ class RoomManager:
             return left
         for change, future in simple:
             _settle(future, None if change.room_id in stored else VersionConflict(change.room_id))
-        return [(change, future) for change, future in batch if not change.simple]
+        return [(change, future) for change, future in batch if not change.one_statement]
 
     async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
         if self.listener is not None:

@@ -334,10 +334,18 @@ class Commit:
     @property
     def simple(self) -> bool:
         """A plain move: only the status and the turn's clock change besides the version."""
-        return bool(self.entries) and self.seats is None and set(self.room_values) == CLOCK_FIELDS
+        return bool(self.entries) and self.seats is None and self.room_values.keys() == CLOCK_FIELDS
+
+    @property
+    def one_statement(self) -> bool:
+        """What ``append_simple_pg`` stores: a plain move, or a deal or a game's end (the deal's
+        fields, the time of the change and the seats besides)."""
+        keys = self.room_values.keys()
+        return bool(self.entries) and CLOCK_FIELDS <= keys and keys <= CLOCK_FIELDS | DEAL_FIELDS
 
 
-CLOCK_FIELDS = {"status", "deadline", "turn_start", "banks"}
+CLOCK_FIELDS = frozenset(("status", "deadline", "turn_start", "banks"))
+DEAL_FIELDS = frozenset(("game_no", "players", "deal_version", "active_at"))
 
 
 _batch_update = (
@@ -443,12 +451,22 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
 PG_GROUP_COMMIT = (
     "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE),"
     " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
-    " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json),"
+    " game_no = COALESCE(b.game_no, rooms.game_no), players = COALESCE(b.players, rooms.players),"
+    " deal_version = COALESCE(b.deal_version, rooms.deal_version),"
+    " active_at = COALESCE(b.active_at, rooms.active_at)"
     " FROM unnest($1::varchar[], $2::integer[], $3::integer[], $4::varchar[], $5::float8[],"
-    " $6::float8[], $7::text[], $8::integer[])"
-    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
+    " $6::float8[], $7::text[], $8::integer[], $24::integer[], $25::integer[], $26::integer[],"
+    " $27::float8[])"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch, game_no, players,"
+    " deal_version, active_at)"
     " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
+    # A deal's seats: each member holds its seat from the deal's first entry on.
+    " m AS (UPDATE members SET seat = x.seat, seat_since = x.since"
+    " FROM unnest($28::varchar[], $29::integer[], $30::integer[], $31::integer[])"
+    " AS x(room_id, id, seat, since)"
+    " WHERE members.id = x.id AND members.room_id = x.room_id AND x.room_id IN (SELECT id FROM u)),"
     " l AS (INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
     " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, CAST(e.action AS json),"
     " CAST(e.events AS json), e.member_id, e.msg_id"
@@ -469,11 +487,13 @@ PG_GROUP_COMMIT = (
 
 
 async def append_simple_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str) -> set[str]:
-    """Plain moves (``Commit.simple``) of several rooms in one statement on an asyncpg connection,
+    """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg connection,
     announced on ``channel`` as ``instance``; returns the rooms whose change was stored (the others
     were not at their expected version or lease epoch, and nothing of theirs was written)."""
     entries = [(c.room_id, e) for c in commits for e in c.entries]
     snaps = [(c.room_id, c.snapshot) for c in commits if c.snapshot is not None]
+    seats = [(c.room_id, member, seat, c.entries[0].version)
+             for c in commits if c.seats for member, seat in c.seats.items()]
     dumps = json_codec.dumps
     row = await conn.fetchrow(
         PG_GROUP_COMMIT,
@@ -488,7 +508,10 @@ async def append_simple_pg(conn: Any, commits: Sequence[Commit], channel: str, i
         [e.msg_id for _, e in entries],
         [room_id for room_id, _ in snaps], [s[0] for _, s in snaps], [s[1] for _, s in snaps],
         [dumps(s[2]) for _, s in snaps],
-        channel, instance)
+        channel, instance,
+        [c.room_values.get("game_no") for c in commits], [c.room_values.get("players") for c in commits],
+        [c.room_values.get("deal_version") for c in commits], [c.room_values.get("active_at") for c in commits],
+        [s[0] for s in seats], [s[1] for s in seats], [s[2] for s in seats], [s[3] for s in seats])
     return set(row[0] or ())
 
 

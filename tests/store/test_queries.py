@@ -118,3 +118,50 @@ async def test_a_rooms_chat_keeps_only_its_latest_lines(engine: AsyncEngine) -> 
         texts = [row.text for row in await conn.execute(
             queries.chat.select().where(queries.chat.c.room_id == room).order_by(queries.chat.c.id))]
     assert texts == [f"line {i}" for i in range(15, 45)]
+
+
+@pytest.mark.skipif(postgres_url() is None, reason="no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
+async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_changes_nothing() -> None:
+    import asyncpg  # type: ignore[import-untyped]
+
+    async with fresh_postgres() as url:
+        eng = make_engine(url)
+        await upgrade(eng)
+        room = await _room(eng)
+        record = await queries.load_room(eng, room)
+        assert record is not None
+        member = record.members[0]["id"]
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            clock = {"status": "playing", "deadline": None, "turn_start": 5.0, "banks": None}
+            deal = queries.Commit(room, 0, [_entry(1), _entry(2)],
+                                  {**clock, "game_no": 1, "players": 2, "deal_version": 1, "active_at": 12.5},
+                                  (2, 1, {"dealt": True}), {member: 1})
+            move = queries.Commit("room-x", 0, [_entry(1)], clock)  # no such room: left out alone
+            assert deal.one_statement and not deal.simple and move.one_statement
+            stored = await queries.append_simple_pg(conn, [deal, move], "houserules_test", "me")
+            assert stored == {room}
+            record = await queries.load_room(eng, room)
+            assert record is not None
+            assert {k: record.room[k] for k in ("version", "status", "game_no", "players", "deal_version",
+                                                "active_at", "turn_start")} == {
+                "version": 2, "status": "playing", "game_no": 1, "players": 2, "deal_version": 1,
+                "active_at": 12.5, "turn_start": 5.0}
+            assert (record.members[0]["seat"], record.members[0]["seat_since"]) == (1, 1)
+            assert record.snapshot == {"dealt": True}
+            # A plain move keeps the deal's fields; a second deal from a stale version changes nothing.
+            assert await queries.append_simple_pg(conn, [queries.Commit(room, 2, [_entry(3)], clock)],
+                                                  "houserules_test", "me") == {room}
+            stale = queries.Commit(room, 2, [_entry(3)], {**clock, "game_no": 2, "players": 3,
+                                                          "deal_version": 3, "active_at": 99.0},
+                                   (3, 2, {"dealt": "again"}), {member: 0})
+            assert await queries.append_simple_pg(conn, [stale], "houserules_test", "me") == set()
+            record = await queries.load_room(eng, room)
+            assert record is not None
+            assert (record.room["version"], record.room["game_no"], record.room["deal_version"],
+                    record.room["active_at"]) == (3, 1, 1, 12.5)
+            assert (record.members[0]["seat"], record.members[0]["seat_since"]) == (1, 1)
+            assert [e.version for e in await queries.log_since(eng, room, 0)] == [1, 2, 3]
+        finally:
+            await conn.close()
+            await eng.dispose()

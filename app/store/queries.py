@@ -341,7 +341,7 @@ class Commit:
         """What ``append_simple_pg`` stores: a plain move, or a deal or a game's end (the deal's
         fields, the time of the change and the seats besides)."""
         keys = self.room_values.keys()
-        return bool(self.entries) and CLOCK_FIELDS <= keys and keys <= CLOCK_FIELDS | DEAL_FIELDS
+        return bool(self.entries) and keys >= CLOCK_FIELDS and keys <= CLOCK_FIELDS | DEAL_FIELDS
 
 
 CLOCK_FIELDS = frozenset(("status", "deadline", "turn_start", "banks"))
@@ -509,8 +509,8 @@ async def append_simple_pg(conn: Any, commits: Sequence[Commit], channel: str, i
         [room_id for room_id, _ in snaps], [s[0] for _, s in snaps], [s[1] for _, s in snaps],
         [dumps(s[2]) for _, s in snaps],
         channel, instance,
-        [c.room_values.get("game_no") for c in commits], [c.room_values.get("players") for c in commits],
-        [c.room_values.get("deal_version") for c in commits], [c.room_values.get("active_at") for c in commits],
+        *([c.room_values.get(key) for c in commits] for key in ("game_no", "players", "deal_version",
+                                                                  "active_at")),
         [s[0] for s in seats], [s[1] for s in seats], [s[2] for s in seats], [s[3] for s in seats])
     return set(row[0] or ())
 

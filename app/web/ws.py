@@ -1,9 +1,11 @@
 """The WebSocket endpoint ``/ws/{room}``: Origin check, hello, size cap, flood control, dispatch.
 
-Each socket has a bounded outgoing queue drained by its own writer task, so a room's actor only
-enqueues and never waits for a slow client; a client too slow to drain its queue is closed. A frame
-for a socket with nothing queued is written at once instead (the ASGI send finishes without waiting
-unless the client's buffer is full, and then the writer task finishes it before the queue's next).
+A room's actor never waits for a client. Served by ``python -m app`` (``app.web.frames``), a
+socket's frames are gathered for the event loop's turn and written to its transport at once, and a
+client that leaves too much unread is closed. Under another launcher each frame is an ASGI send:
+the socket has a bounded outgoing queue drained by its own writer task, and a frame for a socket
+with nothing queued is written at once instead (the ASGI send finishes without waiting unless the
+client's buffer is full, and then the writer task finishes it before the queue's next).
 """
 
 from __future__ import annotations

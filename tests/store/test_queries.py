@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.store import queries
 from app.store.db import make_engine, upgrade
 from app.store.queries import LogEntry, VersionConflict
-from tests.support import fresh_postgres, postgres_url
+from tests.support import fresh_postgres, needs_postgres, postgres_url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -120,7 +120,7 @@ async def test_a_rooms_chat_keeps_only_its_latest_lines(engine: AsyncEngine) -> 
     assert texts == [f"line {i}" for i in range(15, 45)]
 
 
-@pytest.mark.skipif(postgres_url() is None, reason="no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
+@needs_postgres
 async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_changes_nothing() -> None:
     import asyncpg  # type: ignore[import-untyped]
 

@@ -161,18 +161,20 @@ def random_states(case: PropertyCase, seed: str, rng: random.Random) -> Iterator
         if game.outcome(state) is not None:
             return
         seat = rng.choice(game.to_act(state))
-        legal = game.legal_actions(state, seat)
-        choices = legal
-        if case.discourage is not None:
-            preferred = [a for a in legal if not case.discourage(a)]
-            if preferred and rng.random() < 0.95:
-                choices = preferred
-        action = rng.choice(choices)
-        if case.concrete is not None:
-            action = case.concrete(action, rng)
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.apply(state, seat, choose(case, game.legal_actions(state, seat), rng))
         yield state
     raise AssertionError(f"the game did not end within {case.max_moves} moves")
+
+
+def choose(case: PropertyCase, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal move, the case's discouraged moves mostly avoided and ranges made concrete."""
+    choices = legal
+    if case.discourage is not None:
+        preferred = [a for a in legal if not case.discourage(a)]
+        if preferred and rng.random() < 0.95:
+            choices = preferred
+    action = rng.choice(choices)
+    return case.concrete(action, rng) if case.concrete is not None else action
 
 
 def check_events(case: PropertyCase, before: Any, after: Any, events: list[Event]) -> None:
@@ -235,14 +237,7 @@ def play_random_game(
             timeout = game.timeout_action(state, seat)
             if timeout is not None:
                 assert timeout in legal, f"timeout action {timeout} is not legal"
-        choices = legal
-        if case.discourage is not None:
-            preferred = [a for a in legal if not case.discourage(a)]
-            if preferred and rng.random() < 0.95:
-                choices = preferred
-        action = rng.choice(choices)
-        if case.concrete is not None:
-            action = case.concrete(action, rng)
+        action = choose(case, legal, rng)
         after, events = game.apply(state, seat, action)
         assert _dump(game, state) == before, "apply changed its input"
         if deep:

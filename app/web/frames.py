@@ -16,6 +16,7 @@ on a connection that negotiated no extension (the app turns per-message deflate 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from typing import Any
 
@@ -24,6 +25,8 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from app.rooms import metrics
+
+log = logging.getLogger(__name__)
 
 EXTENSION = "houserules.frames"
 
@@ -95,7 +98,10 @@ class Outbox:
         count = 0
         for sink, frames in pending.items():
             count += len(frames)
-            sink.flush(frames[0] if len(frames) == 1 else b"".join(frames))
+            try:
+                sink.flush(frames[0] if len(frames) == 1 else b"".join(frames))
+            except Exception:  # one socket's failure never keeps the others' frames back
+                log.exception("could not write to a socket")
         metrics.FRAMES.inc(count)
         metrics.FRAME_WRITES.inc(len(pending))
 

@@ -93,6 +93,20 @@ async def test_a_turns_frames_go_out_in_one_write_in_order() -> None:
     assert _texts(ws.writes[1]) == ["é ☃ 🂡"]
 
 
+async def test_one_sockets_failure_keeps_no_other_sockets_frames_back() -> None:
+    outbox = frames.Outbox()
+    (broken, _), (fine, ws) = _connection(outbox), _connection(outbox)
+
+    def fails(data: bytes) -> None:
+        raise RuntimeError("the transport broke")
+
+    broken.flush = fails  # type: ignore[method-assign]
+    broken.send("lost")
+    fine.send("delivered")
+    await _turn()
+    assert _texts(b"".join(ws.writes)) == ["delivered"]
+
+
 async def test_a_text_sent_to_many_sockets_is_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     outbox = frames.Outbox()
     sockets = [_connection(outbox) for _ in range(5)]

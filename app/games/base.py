@@ -35,7 +35,7 @@ with a small builder and freezes it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
@@ -67,6 +67,16 @@ def freeze(builder: Any, frozen: type[T]) -> T:
     the builder's class that adds only ``Frozen``. The builder must not be used afterwards."""
     object.__setattr__(builder, "__class__", frozen)
     return cast(T, builder)
+
+
+def each_seat(seats: Iterable[int | None], build: Callable[[int | None], T]) -> dict[int | None, T]:
+    """``build(seat)`` for each seat of ``seats`` once (repeats are asked once), in their order:
+    what ``Game.views`` returns."""
+    out: dict[int | None, T] = {}
+    for seat in seats:
+        if seat not in out:
+            out[seat] = build(seat)
+    return out
 
 
 class IllegalAction(Exception):
@@ -327,11 +337,7 @@ class Game(ABC, Generic[StateT, SheetT]):
         hand, a card it drew, what only it may see), so they are serialized as they are and never
         changed. The default calls ``view`` for each seat.
         """
-        out: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            if seat not in out:
-                out[seat] = self.view(state, seat)
-        return out
+        return each_seat(seats, lambda seat: self.view(state, seat))
 
     def view_between(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """``state`` as ``view`` draws it, but without the part of the game (a hand, a deal) that

@@ -504,22 +504,22 @@ class RoomManager:
                                                                               "postgresql://"))
         return self._pg
 
-    async def _write_simple(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]
+    async def _write_in_one_statement(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]
                             ) -> list[tuple[queries.Commit, asyncio.Future[None]]]:
         """PostgreSQL: store the batch's moves and deals in one statement on the writer's connection,
         settling their waiters; returns what is left for the general path (with the moves of a
         statement that failed, which changed nothing: a retried message id the log already holds,
         say, is then answered as usual)."""
-        simple = [(change, future) for change, future in batch if change.one_statement]
-        if not simple:
+        single = [(change, future) for change, future in batch if change.one_statement]
+        if not single:
             return batch
         stored: set[str] = set()
         try:
             conn = await self._pg_connection()
             # 200 rooms at most a statement: their ids make one notification, under its size limit.
-            for start in range(0, len(simple), 200):
-                stored |= await queries.append_simple_pg(
-                    conn, [change for change, _ in simple[start:start + 200]], CHANNEL, self.instance)
+            for start in range(0, len(single), 200):
+                stored |= await queries.append_in_one_statement_pg(
+                    conn, [change for change, _ in single[start:start + 200]], CHANNEL, self.instance)
         except Exception:
             log.info("the one-statement commit failed; storing the batch the general way", exc_info=True)
             with contextlib.suppress(Exception):
@@ -528,17 +528,17 @@ class RoomManager:
             self._pg = None
             # Those stored are settled; the rest go the general way.
             left = [(change, future) for change, future in batch if change.room_id not in stored]
-            for change, future in simple:
+            for change, future in single:
                 if change.room_id in stored:
                     _settle(future, None)
             return left
-        for change, future in simple:
+        for change, future in single:
             _settle(future, None if change.room_id in stored else VersionConflict(change.room_id))
         return [(change, future) for change, future in batch if not change.one_statement]
 
     async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
         if self.listener is not None:
-            batch = await self._write_simple(batch)
+            batch = await self._write_in_one_statement(batch)
             if not batch:
                 return
         try:

@@ -338,7 +338,7 @@ class Commit:
 
     @property
     def one_statement(self) -> bool:
-        """What ``append_simple_pg`` stores: a plain move, or a deal or a game's end (the deal's
+        """What ``append_in_one_statement_pg`` stores: a plain move, or a deal or a game's end (the deal's
         fields, the time of the change and the seats besides)."""
         keys = self.room_values.keys()
         return bool(self.entries) and keys >= CLOCK_FIELDS and keys <= CLOCK_FIELDS | DEAL_FIELDS
@@ -486,7 +486,8 @@ PG_GROUP_COMMIT = (
     " (SELECT pg_notify($22, $23 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
 
 
-async def append_simple_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str) -> set[str]:
+async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str
+                                     ) -> set[str]:
     """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg connection,
     announced on ``channel`` as ``instance``; returns the rooms whose change was stored (the others
     were not at their expected version or lease epoch, and nothing of theirs was written)."""

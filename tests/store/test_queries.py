@@ -139,7 +139,7 @@ async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_chan
                                   (2, 1, {"dealt": True}), {member: 1})
             move = queries.Commit("room-x", 0, [_entry(1)], clock)  # no such room: left out alone
             assert deal.one_statement and not deal.simple and move.one_statement
-            stored = await queries.append_simple_pg(conn, [deal, move], "houserules_test", "me")
+            stored = await queries.append_in_one_statement_pg(conn, [deal, move], "houserules_test", "me")
             assert stored == {room}
             record = await queries.load_room(eng, room)
             assert record is not None
@@ -150,12 +150,12 @@ async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_chan
             assert (record.members[0]["seat"], record.members[0]["seat_since"]) == (1, 1)
             assert record.snapshot == {"dealt": True}
             # A plain move keeps the deal's fields; a second deal from a stale version changes nothing.
-            assert await queries.append_simple_pg(conn, [queries.Commit(room, 2, [_entry(3)], clock)],
-                                                  "houserules_test", "me") == {room}
+            move_on = queries.Commit(room, 2, [_entry(3)], clock)
+            assert await queries.append_in_one_statement_pg(conn, [move_on], "houserules_test", "i") == {room}
             stale = queries.Commit(room, 2, [_entry(3)], {**clock, "game_no": 2, "players": 3,
                                                           "deal_version": 3, "active_at": 99.0},
                                    (3, 2, {"dealt": "again"}), {member: 0})
-            assert await queries.append_simple_pg(conn, [stale], "houserules_test", "me") == set()
+            assert await queries.append_in_one_statement_pg(conn, [stale], "houserules_test", "me") == set()
             record = await queries.load_room(eng, room)
             assert record is not None
             assert (record.room["version"], record.room["game_no"], record.room["deal_version"],

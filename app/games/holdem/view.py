@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.games.base import each_seat
 from app.games.holdem.common import STREETS, current_level
 from app.games.holdem.pots import pots
 from app.games.holdem.state import Hand, State
@@ -123,11 +124,7 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
 def table_views(state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """``table_view(state, s)`` for every ``s`` in ``seats``, the public part built once."""
     shared = public_view(state)
-    out: dict[int | None, dict[str, Any]] = {}
-    for seat in seats:
-        if seat not in out:
-            out[seat] = seat_view(state, shared, seat)
-    return out
+    return each_seat(seats, lambda seat: seat_view(state, shared, seat))
 
 
 def between_hands_view(state: State, seat: int | None) -> dict[str, Any]:

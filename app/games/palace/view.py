@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.games.base import each_seat
 from app.games.palace.pile import active_card, requirement
 from app.games.palace.table import Table
 
@@ -90,8 +91,4 @@ def view(t: Table, seat: int | None) -> dict[str, Any]:
 def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """``view(t, s)`` for every ``s`` in ``seats``, the public part built once and shared."""
     shared = public(t)
-    out: dict[int | None, dict[str, Any]] = {}
-    for seat in seats:
-        if seat not in out:
-            out[seat] = seat_view(t, shared, seat)
-    return out
+    return each_seat(seats, lambda seat: seat_view(t, shared, seat))

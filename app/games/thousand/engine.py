@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, freeze
+from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, each_seat, freeze
 from app.games.cards import SeededRandom, new_seed
 from app.games.fair import RESEED, Shuffle, parse_reseed
 from app.games.thousand import auction, talon, tricks
@@ -36,7 +36,6 @@ from app.games.thousand.rules import RuleSheet as Sheet
 from app.games.thousand.state import FrozenState, State
 from app.games.thousand.view import public as public_view
 from app.games.thousand.view import seat_view
-from app.games.thousand.view import view as view_of
 
 ACTIONS_BY_PHASE: dict[str, tuple[str, ...]] = {
     "auction": ("bid", "pass", "look", "redeal", "lottery"),
@@ -222,23 +221,8 @@ class Thousand(Game[State, Sheet]):
             choice = {"type": "play", "card": min(playable, key=low_key)}
         return choice
 
-    def public_to_act(self, state: State, seat: int | None) -> list[int]:
-        """The seats to act as ``seat`` may know them: those the table waits for, and ``seat``
-        itself when it may move. [T5, T6] Before the opening bid a seat may claim out of turn (a
-        redeal, the nine lottery) only with certain cards: naming it to the others would tell them."""
-        waiting = self.turn_seats(state)
-        if seat is not None and seat not in waiting and seat in self.to_act(state):
-            return sorted([*waiting, seat])
-        return waiting
-
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        data = view_of(state, seat)
-        data["to_act"] = self.public_to_act(state, seat)
-        if seat is not None and 0 <= seat < state.players:
-            data["legal_actions"] = self.legal_actions(state, seat)
-        outcome = self.outcome(state)
-        data["outcome"] = outcome.to_json() if outcome is not None else None
-        return data
+        return self.views(state, [seat])[seat]
 
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
         shared = public_view(state)
@@ -246,19 +230,21 @@ class Thousand(Game[State, Sheet]):
         waiting = self.turn_seats(state)
         outcome = self.outcome(state)
         outcome_json = outcome.to_json() if outcome is not None else None
-        out: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            if seat in out:
-                continue
+
+        def build(seat: int | None) -> dict[str, Any]:
             data = seat_view(state, shared, seat)
-            data["to_act"] = (sorted([*waiting, seat]) if seat is not None and seat in to_act
-                              and seat not in waiting else waiting)
+            # [T5, T6] Before the opening bid a seat may claim out of turn (a redeal, the nine
+            # lottery) only with certain cards: each view names the seats the table waits for, and
+            # the viewing seat itself when it may move, never another seat that could claim.
+            mine = seat is not None and seat in to_act and seat not in waiting
+            data["to_act"] = sorted([*waiting, seat]) if mine and seat is not None else waiting
             if seat is not None and 0 <= seat < state.players:
                 # ``legal_actions`` is empty for a seat not to act: asked only of those that are.
                 data["legal_actions"] = self.legal_actions(state, seat) if seat in to_act else []
             data["outcome"] = outcome_json
-            out[seat] = data
-        return out
+            return data
+
+        return each_seat(seats, build)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

@@ -6,7 +6,8 @@ to giver and receiver; laid-aside cards to the bidder; hands shown for a redeal,
 declared marriages and the score sheet (bombs marked) to all.
 
 A view is the public part (``public``, a spectator's) with the seat's own part put in
-(``seat_view``); the game's ``views`` builds the public part once for many seats.
+(``seat_view``); the game's ``views`` builds the public part once for many seats and adds what
+the rules decide (whom the table waits for, the seat's legal actions, the outcome).
 """
 
 from __future__ import annotations
@@ -101,7 +102,3 @@ def seat_view(state: State, shared: dict[str, Any], seat: int | None) -> dict[st
     if state.lottery is not None:
         view["lottery"] = lottery_view(state, seat)
     return view
-
-
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    return seat_view(state, public(state), seat)

@@ -7,6 +7,11 @@ and the cards the receiver's own seat could see in any state the message covers.
 message may cover several deals (the missed events after a reconnect, or a move that ends one hand
 and deals the next), so every state between its oldest and its newest version counts, not only the
 latest two.
+A log entry may also hold a card that is public only between two stored versions: a move that
+ends a Hold'em hand with a show and deals the next one is one entry, and the state after it no
+longer shows the cards that were shown. The cards of an entry's public events count as public
+from its version on (that each public event of a single move shows only cards public before or
+after that move is the games' property tests' check, ``check_events``).
 """
 
 from __future__ import annotations
@@ -24,7 +29,15 @@ from tests.e2e.client import Client
 from tests.games.properties import cards_in
 
 
-async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
+class StatesByVersion(dict[int, Any]):
+    """The game state after each version, and the cards each version's public events showed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: dict[int, set[str]] = {}
+
+
+async def states_by_version(database_url: str, room: str) -> StatesByVersion:
     engine = make_engine(database_url)
     try:
         record = await queries.load_room(engine, room)
@@ -34,7 +47,7 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
         await engine.dispose()
     game = games.get(record.room["game"])
     sheet = game.sheet(record.room["sheet"])
-    states: dict[int, Any] = {}
+    states = StatesByVersion()
     state: Any = None
     for entry in entries:
         if entry.kind == "deal":
@@ -43,6 +56,10 @@ async def states_by_version(database_url: str, room: str) -> dict[int, Any]:
             # Server actions (a clock) are logged with no seat and applied as seat 0.
             state, _ = game.apply(state, 0 if entry.seat is None else entry.seat, entry.action)
         states[entry.version] = state
+        shown = set().union(*(cards_in(row.get("data", {})) for row in entry.events
+                               if row.get("audience") is None))
+        if shown:
+            states.published[entry.version] = shown
     return states
 
 
@@ -55,9 +72,10 @@ class _Visibility:
         self.visible = visible
         self.versions = sorted(states)
         self._public_upto: dict[int, set[str]] = {}
+        published = states.published if isinstance(states, StatesByVersion) else {}
         public: set[str] = set()
         for version in self.versions:
-            public = public | visible(states[version], None)
+            public = public | visible(states[version], None) | published.get(version, set())
             self._public_upto[version] = public
         self._seen: dict[tuple[int, int | None], set[str]] = {}
 

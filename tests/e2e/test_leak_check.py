@@ -10,7 +10,7 @@ import pytest
 
 from app.games.holdem import HOLDEM
 from tests.e2e.client import Client, Received
-from tests.e2e.leaks import check_no_leaks
+from tests.e2e.leaks import StatesByVersion, check_no_leaks
 from tests.games.holdem.helpers import concrete, sheet, visible_cards
 
 
@@ -111,3 +111,21 @@ def test_a_non_state_message_is_checked_too(states: dict[int, Any]) -> None:
     chat = {"type": "error", "code": "x", "message": "", "cards": theirs[:1]}
     with pytest.raises(AssertionError):
         check_no_leaks([listener(0, (chat, version))], states, visible_cards)
+
+
+def test_cards_a_public_event_showed_between_two_versions_pass(states: dict[int, Any]) -> None:
+    # One log entry may end a hand with a show and deal the next hand: the state after it no
+    # longer shows what was shown, but the entry's public event did, to everyone.
+    version = deals(states)[2]
+    before = states[version - 1]
+    unseen = [c for c in before.hand.holes[1]
+              if all(c not in visible_cards(states[v], 0) for v in states if v <= version)]
+    assert unseen, "seat 1's cards of the hand before should never have been on show to seat 0"
+    show = {"version": version, "seat": 1, "type": "show", "cards": unseen}
+    message = state_message(version, [show], {})
+    with pytest.raises(AssertionError, match=unseen[0]):
+        check_no_leaks([listener(0, (message, version - 1))], states, visible_cards)
+    published = StatesByVersion()
+    published.update(states)
+    published.published[version] = set(unseen)
+    assert check_no_leaks([listener(0, (message, version - 1))], published, visible_cards) == 1

@@ -28,8 +28,8 @@ def host_server(backend: Backend) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-async def three_at_a_table(server: ServerProcess, game: str, preset: str, options: dict[str, Any] | None = None
-                           ) -> tuple[str, list[Client], Client]:
+async def three_at_a_table(server: ServerProcess, game: str, preset: str,
+                           options: dict[str, Any] | None = None) -> tuple[str, list[Client], Client]:
     """A started game of three people (host at seat 0) and a spectator."""
     room, token = await open_room(server.http, 3, game=game, preset=preset, options=options)
     tokens = [token]
@@ -87,7 +87,7 @@ def alone_to_act(players: list[Client], seat: int) -> bool:
 @pytest.mark.parametrize(("game", "preset"), [("palace", "hiina-turakas"), ("thousand", "tuhat")])
 async def test_host_seats_a_bot_in_a_vacated_seat_mid_game(host_server: ServerProcess, game: str,
                                                            preset: str) -> None:
-    room, players, watcher = await three_at_a_table(host_server, game, preset)
+    _, players, watcher = await three_at_a_table(host_server, game, preset)
     host = players[0]
     rng = random.Random(11)
     await play_until(players, rng, lambda: alone_to_act(players, 2))
@@ -114,7 +114,7 @@ async def test_host_seats_a_bot_in_a_vacated_seat_mid_game(host_server: ServerPr
 async def test_host_skips_an_away_seat_and_lets_a_bot_stand_in_and_every_refusal(
         host_server: ServerProcess) -> None:
     # No countdown (0: never): only the host's operations move the away seat.
-    room, players, watcher = await three_at_a_table(host_server, "palace", "hiina-turakas",
+    _, players, watcher = await three_at_a_table(host_server, "palace", "hiina-turakas",
                                                     {"bot_takeover_seconds": 0})
     host, mari, kati = players
     rng = random.Random(5)

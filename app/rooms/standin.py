@@ -113,7 +113,7 @@ def _person_away(room: Room, args: dict[str, Any]) -> tuple[int, Member]:
     if member is None:
         raise RoomError("empty_seat", "Nobody sits in that seat.")
     if room_bots.bot_level(member) is not None:
-        raise RoomError("bot_seat", "A bot plays that seat already.")
+        raise RoomError("bot_plays", "A bot plays that seat already.")
     if member.id in room.connected_members():
         raise RoomError("player_connected", "That player is at the table: they play their own seat.")
     return seat, member
@@ -136,7 +136,7 @@ async def skip(room: Room, args: dict[str, Any]) -> list[LogEntry]:
         raise RoomError("not_playing", "No game is being played.")
     member = room.seated().get(seat)
     if member is not None and room_bots.bot_level(member) is not None:
-        raise RoomError("bot_seat", "A bot plays that seat already.")
+        raise RoomError("bot_plays", "A bot plays that seat already.")
     if not away(room, seat, room.connected_members()):
         if member is None:
             raise RoomError("empty_seat", "That seat is not in this game.")

@@ -81,6 +81,8 @@ class BotDriver:
         # The seats the last ``room`` message offered the host to skip (app/rooms/standin.py).
         self.skippable: frozenset[int] = frozenset()
         self.alarm = standin.TakeoverAlarm(room)
+        # The stand-ins at the host's word last told the other instances (the owner's own list).
+        self._shared_forced: list[int] | None = None
 
     # -- who plays by bot -----------------------------------------------------------------
 
@@ -100,6 +102,7 @@ class BotDriver:
                 self.away_since[member.id] = now
         self.schedule()
         self.arm_alarm()
+        self._share_forced(again=True)
 
     def takeover_at(self, member: Member) -> float | None:
         """When a bot stands in for this away person (None: never, or they are connected)."""
@@ -115,6 +118,26 @@ class BotDriver:
         self.forced.add(member.id)
         self.schedule()
         self.arm_alarm()
+        self._share_forced()
+
+    def _share_forced(self, again: bool = False) -> None:
+        """As the owner, with sockets of the room on other instances: tell them the stand-ins at the
+        host's word (``again``: also unchanged ones, for an instance whose sockets just came)."""
+        room = self.room
+        if room.epoch is None or not room.remote:
+            return
+        members = sorted(self.forced)
+        if members != self._shared_forced or (again and members):
+            self._shared_forced = members
+            room.manager.share_stand_ins(room.id, members)
+
+    def forced_heard(self, members: Any) -> None:
+        """The owner's word on its stand-ins at the host's word (``_share_forced``)."""
+        if self.room.owns() or not isinstance(members, list):
+            return
+        self.forced = {m for m in members if isinstance(m, int) and not isinstance(m, bool)}
+        self.arm_alarm()
+        self.room.publish_room()
 
     def arm_alarm(self) -> None:
         """A ``room`` message at the end of the next countdown of a running game."""

@@ -6,12 +6,13 @@ back on return), the game's default move for an away or vacated seat's turn, and
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from tests.e2e.client import Client, choose, room_message
+from tests.e2e.client import TIMEOUT, Client, choose, room_message
 from tests.e2e.conftest import Backend
 from tests.e2e.test_bots import bot_events, join, open_room
 from tests.support import ServerProcess
@@ -68,15 +69,20 @@ async def play_until(players: list[Client], rng: random.Random, done: Callable[[
     raise AssertionError("not reached")
 
 
-async def room_after(client: Client, start: int, ok: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The first room message this socket received after its ``start``-th message that satisfies ``ok``."""
-    for received in client.received[start:]:
-        if received.message["type"] == "room" and ok(received.message):
-            return received.message
+async def room_after(client: Client, start: int, ok: Callable[[dict[str, Any]], bool],
+                     timeout: float = TIMEOUT) -> dict[str, Any]:
+    """The first room message this socket received after its ``start``-th message that satisfies
+    ``ok`` (waits for it to come)."""
+    index = start
+    deadline = time.monotonic() + timeout
     while True:
-        message = await client.expect("room")
-        if ok(message):
-            return message
+        while index < len(client.received):
+            message = client.received[index].message
+            index += 1
+            if message["type"] == "room" and ok(message):
+                return message
+        # Any message wakes this up (every one is in ``received`` before it is queued).
+        await client.next(max(0.01, deadline - time.monotonic()))
 
 
 def alone_to_act(players: list[Client], seat: int) -> bool:

@@ -111,8 +111,13 @@ async def test_host_seats_a_bot_in_a_vacated_seat_mid_game(host_server: ServerPr
     assert min(e["version"] for e in bot_events(host, 2)) > before
     await watcher.wait_version(host.version)
     assert bot_events(watcher, 2)
-    # A refusal changes nothing: no free seat is left to seat a bot in.
+    # Refusals change nothing: no free seat is left to seat a bot in; a bot's seat plays by itself.
     assert (await host.host("add_bot", seat=2))["code"] == "seat_taken"
+    assert (await host.host("stand_in", seat=2))["code"] == "bot_plays"
+    assert (await host.host("skip", seat=2))["code"] == "bot_plays"
+    # A bot's seat in a running game comes with its cards for a friend who takes it.
+    latest = await room_message(watcher, lambda m: m["seats"][2]["bot"] == "easy")
+    assert latest["seats"][2]["takes_over"] and not latest["seats"][0]["takes_over"]
     for client in [*players[:2], watcher]:
         await client.close()
 

@@ -15,6 +15,7 @@ import pytest
 from tests.e2e.client import TIMEOUT, Client, choose, room_message
 from tests.e2e.conftest import Backend
 from tests.e2e.test_bots import bot_events, join, open_room
+from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
 
 NO_DELAY = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0"}
@@ -64,9 +65,15 @@ async def play_until(players: list[Client], rng: random.Random, done: Callable[[
             continue
         mover = rng.choice(movers)
         assert mover.state is not None
-        reply = await mover.act(choose(mover.state["legal"], rng), version=version)
+        reply = await mover.act(pick(mover.state["legal"], rng), version=version)
         assert reply["type"] == "ack" or reply["code"] == "stale_version", reply
     raise AssertionError("not reached")
+
+
+def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal move, a range (a bet's size) made concrete; calm bets keep a Hold'em table going."""
+    calm = [a for a in legal if a["type"] in ("check", "call", "show", "muck", "no_straddle")]
+    return concrete(rng.choice(calm), rng) if calm else concrete(choose(legal, rng), rng)
 
 
 async def room_after(client: Client, start: int, ok: Callable[[dict[str, Any]], bool],
@@ -90,7 +97,10 @@ def alone_to_act(players: list[Client], seat: int) -> bool:
     return all(bool(p.state and p.state["legal"]) == (p.seat == seat) for p in players)
 
 
-@pytest.mark.parametrize(("game", "preset"), [("palace", "hiina-turakas"), ("thousand", "tuhat")])
+GAMES = [("palace", "hiina-turakas"), ("holdem", "cash-nl-1-2"), ("thousand", "tuhat")]
+
+
+@pytest.mark.parametrize(("game", "preset"), GAMES)
 async def test_host_seats_a_bot_in_a_vacated_seat_mid_game(host_server: ServerProcess, game: str,
                                                            preset: str) -> None:
     _, players, watcher = await three_at_a_table(host_server, game, preset)
@@ -122,11 +132,11 @@ async def test_host_seats_a_bot_in_a_vacated_seat_mid_game(host_server: ServerPr
         await client.close()
 
 
+@pytest.mark.parametrize(("game", "preset"), GAMES)
 async def test_host_skips_an_away_seat_and_lets_a_bot_stand_in_and_every_refusal(
-        host_server: ServerProcess) -> None:
+        host_server: ServerProcess, game: str, preset: str) -> None:
     # No countdown (0: never): only the host's operations move the away seat.
-    _, players, watcher = await three_at_a_table(host_server, "palace", "hiina-turakas",
-                                                    {"bot_takeover_seconds": 0})
+    _, players, watcher = await three_at_a_table(host_server, game, preset, {"bot_takeover_seconds": 0})
     host, mari, kati = players
     rng = random.Random(5)
     # Refused while everyone is here.

@@ -158,7 +158,7 @@ class BotDriver:
             return None
         level = bot_level(member)
         if level is not None:
-            if leaving(member) and _seat_open(self.room, seat):
+            if leaving(member) and seat_open(self.room, seat):
                 return None  # cashed out: it leaves the room, it does not sit down again
             return level, 0.0
         start = self.takeover_at(member)
@@ -360,7 +360,7 @@ async def remove_bot(room: Room, args: dict[str, Any]) -> None:
         raise RoomError("game_running", "A bot leaves between games; a friend can take its seat now.")
     if room.status == "playing" and room.state is not None:
         await _leave_table(room, seat)
-        if not _seat_open(room, seat):
+        if not seat_open(room, seat):
             # Still in a hand: it plays the hand out, then the driver lets it go.
             token_hash = bot_token_hash(LEAVING)
             await queries.update_member(room.manager.engine, member.id, token_hash=token_hash)
@@ -372,7 +372,7 @@ async def remove_bot(room: Room, args: dict[str, Any]) -> None:
     member.status, member.seat = "gone", None
 
 
-def _seat_open(room: Room, seat: int) -> bool:
+def seat_open(room: Room, seat: int) -> bool:
     """The game's table has this seat free (a newcomer could join it)."""
     return room.state is not None and any(
         a.get("type") == "join" for a in room.game.table_actions(room.state, seat))
@@ -382,7 +382,7 @@ def _gone_from_table(room: Room, member: Member) -> bool:
     """A bot's seat is no longer at the game's table: cashed out, or the game is over."""
     if member.seat is None or room.status != "playing" or room.state is None:
         return True
-    return room.game.outcome(room.state) is not None or _seat_open(room, member.seat)
+    return room.game.outcome(room.state) is not None or seat_open(room, member.seat)
 
 
 def _table_game(room: Room) -> bool:

@@ -56,7 +56,7 @@ def away(room: Room, seat: int, connected: set[int]) -> bool:
     (a vacated seat of the deal). A bot's seat is never away: it plays by itself."""
     member = room.seated().get(seat)
     if member is None:
-        return seat < _deal_seats(room) and not room_bots._seat_open(room, seat)
+        return seat < _deal_seats(room) and not room_bots.seat_open(room, seat)
     return room_bots.bot_level(member) is None and member.id not in connected
 
 
@@ -90,7 +90,7 @@ def seat_fields(room: Room, seats: list[dict[str, Any]]) -> None:
                 entry["takeover_in"] = round(max(0.0, start - now), 1)
         is_bot = room_bots.bot_level(member) is not None
         entry["takes_over"] = (play and seat < deal and (member is None or is_bot)
-                               and not room_bots._seat_open(room, seat))
+                               and not room_bots.seat_open(room, seat))
         entry["skip"] = seat in skip
 
 

@@ -191,8 +191,10 @@ class RuleSheetBase(BaseModel):
         le=600,
     )
 
+    # 90 s: long enough to come back after a dropped connection or a phone call's first minute,
+    # short enough that the friends waiting do not give up on the evening.
     bot_takeover_seconds: int = option(
-        0,
+        90,
         "Seconds a player may be disconnected before a bot plays for them until they return; 0 is never.",
         "Sekundid, mille järel lahkunud mängija eest mängib robot, kuni ta naaseb; 0 tähendab mitte kunagi.",
         "Sekunnit, joiden jälkeen poistuneen pelaajan puolesta pelaa botti, kunnes hän palaa; 0 = ei ikinä.",

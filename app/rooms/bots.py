@@ -6,7 +6,8 @@ real token hashes to, so nobody can connect as it). The room's ``BotDriver`` pla
 - every seat held by a bot;
 - a person's seat whose owner has had no socket open, on any instance, for longer than the sheet's
   ``bot_takeover_seconds`` (0: never). The seat is handed back as soon as the owner connects
-  again: the next move is theirs.
+  again: the next move is theirs. The host may also let a bot stand in at once (``stand_in_now``,
+  app/rooms/standin.py), until the same return.
 
 A bot's move goes through the same path as a person's: under the room's lock, the game's clock
 action first, ``apply`` (validated), then one commit with the version check before anything is
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from app import bots
 from app.games.base import IllegalAction
+from app.rooms import standin
 from app.rooms.errors import RoomError
 from app.store import queries
 from app.store.queries import LogEntry
@@ -74,6 +76,13 @@ class BotDriver:
         # instance loaded the room counts from the load).
         self.away_since: dict[int, float] = {}
         self.rng = random.Random(secrets.randbits(64))
+        # People the host had a bot stand in for before their countdown ended (until they return).
+        self.forced: set[int] = set()
+        # The seats the last ``room`` message offered the host to skip (app/rooms/standin.py).
+        self.skippable: frozenset[int] = frozenset()
+        self.alarm = standin.TakeoverAlarm(room)
+        # The stand-ins at the host's word last told the other instances (the owner's own list).
+        self._shared_forced: list[int] | None = None
 
     # -- who plays by bot -----------------------------------------------------------------
 
@@ -88,9 +97,59 @@ class BotDriver:
         for member in self.room.members.values():
             if member.id in connected:
                 self.away_since.pop(member.id, None)
+                self.forced.discard(member.id)
             elif member.id not in self.away_since and member.status == "seated":
                 self.away_since[member.id] = now
         self.schedule()
+        self.arm_alarm()
+        self._share_forced(again=True)
+
+    def takeover_at(self, member: Member) -> float | None:
+        """When a bot stands in for this away person (None: never, or they are connected)."""
+        if member.id in self.forced:
+            return self.since
+        wait = takeover_seconds(self.room)
+        if wait <= 0 or member.id in self.connected_members():
+            return None
+        return self.away_since.get(member.id, self.since) + wait
+
+    def stand_in_now(self, member: Member) -> None:
+        """The host lets a bot play an away person's seat at once (until they return)."""
+        self.forced.add(member.id)
+        self.schedule()
+        self.arm_alarm()
+        self._share_forced()
+
+    def _share_forced(self, again: bool = False) -> None:
+        """As the owner, with sockets of the room on other instances: tell them the stand-ins at the
+        host's word (``again``: also unchanged ones, for an instance whose sockets just came)."""
+        room = self.room
+        if room.epoch is None or not room.remote:
+            return
+        members = sorted(self.forced)
+        if members != self._shared_forced or (again and members):
+            self._shared_forced = members
+            room.manager.share_stand_ins(room.id, members)
+
+    def forced_heard(self, members: Any) -> None:
+        """The owner's word on its stand-ins at the host's word (``_share_forced``)."""
+        if self.room.owns() or not isinstance(members, list):
+            return
+        self.forced = {m for m in members if isinstance(m, int) and not isinstance(m, bool)}
+        self.arm_alarm()
+        self.room.publish_room()
+
+    def arm_alarm(self) -> None:
+        """A ``room`` message at the end of the next countdown of a running game."""
+        room = self.room
+        moments: list[float] = []
+        if room.status == "playing" and room.state is not None:
+            for member in room.seated().values():
+                if bot_level(member) is None:
+                    start = self.takeover_at(member)
+                    if start is not None:
+                        moments.append(start)
+        self.alarm.arm(moments)
 
     def driver_of(self, seat: int) -> tuple[str, float] | None:
         """(level, the time from which the bot may play) for a seat played by bot, else None."""
@@ -99,13 +158,11 @@ class BotDriver:
             return None
         level = bot_level(member)
         if level is not None:
-            if leaving(member) and _seat_open(self.room, seat):
+            if leaving(member) and seat_open(self.room, seat):
                 return None  # cashed out: it leaves the room, it does not sit down again
             return level, 0.0
-        wait = takeover_seconds(self.room)
-        if wait <= 0 or member.id in self.connected_members():
-            return None
-        return DEFAULT_LEVEL, self.away_since.get(member.id, self.since) + wait
+        start = self.takeover_at(member)
+        return None if start is None else (DEFAULT_LEVEL, start)
 
     def stand_ins(self) -> set[int]:
         """Seats of people that a bot plays now."""
@@ -154,6 +211,7 @@ class BotDriver:
         """Arm one timer for the next bot move, if any seat to act is played by bot."""
         self.cancel()
         room = self.room
+        self.arm_alarm()
         if not room.owns():
             return  # the instance that owns the room runs its bots
         seated = room.seated()
@@ -163,7 +221,7 @@ class BotDriver:
                 bots_here = True
                 if leaving(member) and _gone_from_table(room, member):
                     room.manager.spawn(self._release(member.id))
-        if not bots_here and takeover_seconds(room) <= 0:
+        if not bots_here and takeover_seconds(room) <= 0 and not self.forced:
             return  # people only, and no stand-ins: nothing to plan (most rooms, after most moves)
         if room.status != "playing" or room.state is None or room.game.outcome(room.state) is not None:
             return
@@ -261,13 +319,13 @@ class BotDriver:
 
 
 async def add_bot(room: Room, args: dict[str, Any]) -> None:
-    """Seat a bot in a free seat (the lobby, between games, or at a table game's free seat)."""
+    """Seat a bot in a free seat: in the lobby, between games, at a table game's free seat, or, in
+    a running game, in a vacated seat (its player left or was removed): the bot takes over its
+    cards, so the table does not wait for a newcomer."""
     level = args.get("level", DEFAULT_LEVEL)
     if level not in bots.LEVELS:
         raise RoomError("bad_level", f"A bot plays at one of these levels: {', '.join(bots.LEVELS)}.")
     free = room.free_seats()
-    if room.status == "playing" and not _table_game(room):
-        raise RoomError("game_running", "A bot can take a seat before the game or between games.")
     seat = args.get("seat")
     if seat is None:
         if not free:
@@ -280,9 +338,11 @@ async def add_bot(room: Room, args: dict[str, Any]) -> None:
     number = 1 + sum(1 for m in room.members.values() if bot_level(m) is not None)
     name = f"Bot {number}"
     token_hash = bot_token_hash(level)
+    since = room.version + 1  # like a newcomer's: the seat's past is not the bot's
     member_id = await queries.add_member(room.manager.engine, room.id, {
-        "name": name, "token_hash": token_hash, "status": "seated", "seat": seat, "wanted_seat": seat})
-    member = Member(member_id, name, "seated", seat, seat, token_hash)
+        "name": name, "token_hash": token_hash, "status": "seated", "seat": seat, "wanted_seat": seat,
+        "seat_since": since})
+    member = Member(member_id, name, "seated", seat, seat, token_hash, since)
     room.members[member_id] = member
     room.by_token[token_hash] = member
     room.bots.schedule()
@@ -300,7 +360,7 @@ async def remove_bot(room: Room, args: dict[str, Any]) -> None:
         raise RoomError("game_running", "A bot leaves between games; a friend can take its seat now.")
     if room.status == "playing" and room.state is not None:
         await _leave_table(room, seat)
-        if not _seat_open(room, seat):
+        if not seat_open(room, seat):
             # Still in a hand: it plays the hand out, then the driver lets it go.
             token_hash = bot_token_hash(LEAVING)
             await queries.update_member(room.manager.engine, member.id, token_hash=token_hash)
@@ -312,7 +372,7 @@ async def remove_bot(room: Room, args: dict[str, Any]) -> None:
     member.status, member.seat = "gone", None
 
 
-def _seat_open(room: Room, seat: int) -> bool:
+def seat_open(room: Room, seat: int) -> bool:
     """The game's table has this seat free (a newcomer could join it)."""
     return room.state is not None and any(
         a.get("type") == "join" for a in room.game.table_actions(room.state, seat))
@@ -322,7 +382,7 @@ def _gone_from_table(room: Room, member: Member) -> bool:
     """A bot's seat is no longer at the game's table: cashed out, or the game is over."""
     if member.seat is None or room.status != "playing" or room.state is None:
         return True
-    return room.game.outcome(room.state) is not None or _seat_open(room, member.seat)
+    return room.game.outcome(room.state) is not None or seat_open(room, member.seat)
 
 
 def _table_game(room: Room) -> bool:

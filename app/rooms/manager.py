@@ -303,6 +303,10 @@ class RoomManager:
             room = self.rooms.get(str(message.get("room")))
             if room is not None:
                 room.fair_heard(message.get("fair"))
+        elif message.get("kind") == "stand_in":
+            room = self.rooms.get(str(message.get("room")))
+            if room is not None:
+                room.bots.forced_heard(message.get("members"))
         elif message.get("kind") == "reply" and message.get("op") == "join":
             future = self._joins.get(str(message.get("id")))
             if future is not None and not future.done():
@@ -426,6 +430,20 @@ class RoomManager:
                                       "fair": shared})
             except Exception:
                 log.exception("telling the other instances room %s's commitment failed", room_id)
+
+        self.spawn(send())
+
+    def share_stand_ins(self, room_id: str, members: list[int]) -> None:
+        """Tell the other instances whom the owner's bots stand in for at the host's word
+        (``BotDriver.stand_in_now``), so their pages say so too."""
+
+        async def send() -> None:
+            try:
+                async with self.engine.begin() as conn:
+                    await hand(conn, {"to": "*", "from": self.instance, "kind": "stand_in", "room": room_id,
+                                      "members": members})
+            except Exception:
+                log.exception("telling the other instances room %s's stand-ins failed", room_id)
 
         self.spawn(send())
 

@@ -40,7 +40,7 @@ from app import json_codec
 from app.games.base import Event, Game, IllegalAction, RuleSheetBase
 from app.games.fair import RESEED
 from app.rooms import bots as room_bots
-from app.rooms import metrics
+from app.rooms import metrics, standin
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
 from app.rooms.fairness import Fairness, build_record
@@ -153,6 +153,8 @@ def _event_json(entry: LogEntry, row: Mapping[str, Any]) -> dict[str, Any]:
     event = {"seat": entry.seat, **row.get("data", {}), "version": entry.version, "type": row["type"]}
     if entry.kind == "bot":
         event["bot"] = True  # a bot's move (a bot's seat, or a stand-in for an absent player)
+    elif entry.kind == standin.SKIP:
+        event["skipped"] = True  # the host made the game's default move for an away seat
     return event
 
 
@@ -346,6 +348,7 @@ class Room:
                   "free": seat in free or room_bots.bot_level(taken.get(seat)) is not None,
                   "bot": room_bots.bot_level(taken.get(seat)), "stand_in": seat in stand_ins}
                  for seat in range(max(self.capacity, self.players))]
+        standin.seat_fields(self, seats)  # countdowns, seats to take over or skip
         pending = [{"request": m.id, "name": m.name, "seat": m.wanted_seat}
                    for m in self.members.values() if m.status == "pending"] if for_host else []
         spectators = sum(1 for sub in self.subscribers if self.seat_of(sub) is None)
@@ -526,7 +529,7 @@ class Room:
                           if _visible(row, seat, e.version, since)]
                 text = texts[key] = _dumps(self.state_message(seat, events, common, views.get(seat)))
             sub.send(text)
-        if self._room_changed:
+        if self._room_changed or standin.skip_changed(self):
             self.publish_room()
 
     def _remember(self, key: tuple[int, str], reply: dict[str, Any]) -> None:
@@ -1355,6 +1358,12 @@ class Room:
 
     async def _host_remove_bot(self, args: dict[str, Any]) -> None:
         await room_bots.remove_bot(self, args)
+
+    async def _host_stand_in(self, args: dict[str, Any]) -> None:
+        await standin.stand_in(self, args)
+
+    async def _host_skip(self, args: dict[str, Any]) -> list[LogEntry]:
+        return await standin.skip(self, args)
 
     async def _host_reject(self, args: dict[str, Any]) -> None:
         member = self._request_arg(args)

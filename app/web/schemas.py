@@ -51,7 +51,8 @@ class ChatMsg(_Msg):
 class HostMsg(_Msg):
     type: Literal["host"]
     id: MsgId
-    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet", "add_bot", "remove_bot"]
+    op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet", "add_bot", "remove_bot",
+                "stand_in", "skip"]
     seat: Count | None = None
     level: Literal["easy", "good"] | None = None
     request: Count | None = None
@@ -150,6 +151,12 @@ class SeatInfo(BaseModel):
     host: bool
     free: bool
     bot: str | None = None  # a bot's level: a friend may still take its seat
+    # Nobody stalls the table (app/rooms/standin.py): a bot plays an away person's seat now, the
+    # seconds until one does, a newcomer takes over the seat's cards, the host may skip its turn.
+    stand_in: bool = False
+    takeover_in: float | None = None
+    takes_over: bool = False
+    skip: bool = False
 
 
 class RoomInfo(BaseModel):

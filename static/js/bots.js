@@ -27,8 +27,9 @@ export function botControls(room, sendHost) {
   const seats = room.seats || [];
   const open = seats.filter((s) => s.free && !s.name);
   const out = [];
-  // Bots sit down before a game, between games, or at a table game's free seat.
-  if (open.length && (room.status !== "playing" || room.game === "holdem")) {
+  // Bots sit down before a game, between games, at a table game's free seat, or in a running
+  // game's vacated seat (its cards): every free seat nobody holds.
+  if (open.length) {
     const seatSelect = h("select", { "aria-label": t("Seat for the bot"), id: "bot-seat" },
       open.map((s) => h("option", { value: s.seat }, t("Seat {n}", { n: s.seat + 1 }))));
     const levelSelect = h("select", { "aria-label": t("How well the bot plays"), id: "bot-level" },

@@ -9,6 +9,7 @@ import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 import { TABLES } from "./tables/index.js";
 import { describeEvent as describeLine } from "./eventlog.js";
 import { contribute, noteState, sideBox, verifyBox } from "./fairpanel.js";
+import { joinGameNote, renderPresence } from "./presence.js";
 
 
 const roomId = $("#room").dataset.room;
@@ -568,6 +569,7 @@ function renderRoom() {
   if (me) session.host = Boolean(me.host);
   document.body.classList.toggle("is-host", session.host);
   renderHost();
+  renderPresence(room, { host: session.host, seat: session.seat, sendHost });
   if (session.state && session.table) session.table.update(session.state);
   if (session.state && session.state.outcome && session.table) renderResult(session.state.outcome);
 }
@@ -701,8 +703,12 @@ function renderHost() {
         },
       }, t("Remove"))));
   }
-  controls.append(...botControls(room, (op, args) => send({ type: "host", op, ...args })
-    .catch((error) => notice(errorText(error.code, error.message)))));
+  controls.append(...botControls(room, sendHost));
+}
+
+// A host operation; a refusal is shown as a notice.
+function sendHost(op, args) {
+  return send({ type: "host", op, ...args }).catch((error) => notice(errorText(error.code, error.message)));
 }
 
 // ---- chat, notices ----------------------------------------------------------------------------
@@ -774,6 +780,15 @@ function showJoin(reason) {
       t("Seat {n}", { n: seat.seat + 1 }), joinSeatNote(seat)));
   });
   if (!free.length) box.append(h("p", { class: "note" }, t("All seats are taken. You can watch.")));
+  const gameNote = h("p", { class: "note", id: "join-game-note" });
+  const noteSeat = () => {
+    const checked = box.querySelector("input:checked");
+    gameNote.textContent = checked ? joinGameNote(session.info, Number(checked.value)) : "";
+    gameNote.hidden = !gameNote.textContent;
+  };
+  box.onchange = noteSeat;
+  box.append(gameNote);
+  noteSeat();
   $("#join-button").hidden = !free.length;
   if (reason) {
     $("#join-error").textContent = reason;

@@ -132,3 +132,38 @@ def test_the_table_fits_the_window_at_start_mid_game_and_after_a_reload(
     host.page.reload()
     host.page.wait_for_selector(f".felt.{game}")
     check(host, game, artefacts, "reloaded", last_move=True)
+
+
+def test_an_opponents_known_cards_are_one_line_on_a_phone_and_open_with_a_button(
+    people: Callable[..., Player], quick_bots: str, artefacts: Path,
+) -> None:
+    host = people(viewport=PHONE, base=quick_bots)
+    practice_room(host, "palace")
+    page = host.page
+    toggle = page.locator(".seat-box [data-role=known-toggle]").first
+    # Play on until a bot picks up the pile: the cards it took are known to everyone (P-rules' pick-up).
+    for _ in range(150):
+        if toggle.count():
+            break
+        state = host.state()
+        assert state is not None and not state["outcome"], "the game ended before anyone picked up"
+        my_turn(host)
+        palace_move(host)
+    my_turn(host)
+    assert toggle.count(), "no opponent picked up the pile"
+    box = page.locator(".seat-box:has([data-role=known-toggle])").first
+    line = box.locator(".known-line")
+    cards = box.locator(".known-cards")
+    assert line.is_visible() and line.inner_text().strip()
+    assert not cards.is_visible()
+    assert toggle.get_attribute("aria-expanded") == "false"
+    problems = table_misfits(measure(host, "palace"), my_turn=True, last_move=True)
+    assert not problems, problems
+    toggle.click()
+    page.wait_for_selector(".seat-box .known.open .known-cards")
+    toggle = page.locator(".seat-box [data-role=known-toggle]").first
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert box.locator(".known-cards [data-card]").count() >= 1
+    page.screenshot(path=str(artefacts / "fit-palace-known-open-phone.png"))
+    toggle.click()
+    page.wait_for_selector(".seat-box .known:not(.open) .known-line")

@@ -271,7 +271,8 @@ async function onState(message) {
   noteState(message, !session.catchingUp);
   session.catchingUp = false;
   fairSide.update(session.room, session.seat, message);
-  if (message.game_no !== undefined && message.game_no !== session.gameNo) {
+  const newGame = message.game_no !== undefined && message.game_no !== session.gameNo;
+  if (newGame) {
     if (session.gameNo) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
@@ -291,7 +292,7 @@ async function onState(message) {
     renderHost();
     return;
   }
-  const starting = !session.table;
+  const starting = !session.table || newGame;
   const table = await ensureTable(session.info.game);
   // The log is worded by the table module (card names, amounts): only once it has loaded, so a
   // reload, a reopened link or a late spectator reads the same lines as a player who watched live.

@@ -37,7 +37,10 @@ OPPONENTS: dict[str, str] = {
 
 _MEASURE = """([felt, counts, opponents]) => {
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height};
+  };
   const dock = document.querySelector('#dock');
   const dockTop = dock && shown(dock) ? dock.getBoundingClientRect().top : window.innerHeight;
   const one = (selector) => {

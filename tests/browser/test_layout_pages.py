@@ -34,7 +34,8 @@ def test_the_home_form_holds_still_when_a_changed_field_is_left(people: Callable
         # Leaving the field commits the change (and marks it as a house rule).
         page.locator("body").click(position={"x": 5, "y": 5})
         after = page.evaluate(_Y, "#create-button"), field.bounding_box()
-        assert before == after, f"the form moved when {field.get_attribute('id')} was left: {before} -> {after}"
+        name = field.get_attribute("id")
+        assert before == after, f"the form moved when {name} was left: {before} -> {after}"
     assert page.locator("#sheet-changed").inner_text().strip()
 
 
@@ -105,8 +106,8 @@ def test_a_guest_scrolled_down_in_the_lobby_sees_the_table_when_the_game_starts(
 
 _CUT_SELECTS = """() => {
   const canvas = document.createElement('canvas').getContext('2d');
-  return Array.from(document.querySelectorAll('#lobby-sheet-form select')).filter((s) => s.getClientRects().length)
-    .map((s) => {
+  return Array.from(document.querySelectorAll('#lobby-sheet-form select'))
+    .filter((s) => s.getClientRects().length).map((s) => {
       const style = getComputedStyle(s);
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       const text = s.options[s.selectedIndex] ? s.options[s.selectedIndex].text : '';

@@ -142,7 +142,7 @@ function renderKnown(ui, p) {
   const open = ui.openKnown.has(p.seat);
   return h("div", { class: `known${open ? " open" : ""}` },
     h("span", { class: "muted" }, t("Known in hand:")),
-    h("span", { class: "known-line", "aria-hidden": "true" }, cards.flatMap((c, i) => [
+    h("span", { class: "known-line" }, cards.flatMap((c, i) => [
       i ? " " : "", h("span", { class: `suit-${c[1]}` }, `${rankLabel(c[0])}${SUIT_SIGN[c[1]] || ""}`)])),
     h("button", {
       type: "button", class: "link known-toggle", "aria-expanded": open ? "true" : "false",

@@ -42,11 +42,11 @@ def quick_bots(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> 
         process.stop()
 
 
-def practice_room(host: Player, game: str) -> None:
-    """The host alone with two bots: the room fills and the game starts."""
-    create_room(host, game, seats=3, name="Kati")
+def practice_room(host: Player, game: str, seats: int = 3) -> None:
+    """The host alone with bots in the other seats: the room fills and the game starts."""
+    create_room(host, game, seats=seats, name="Kati")
     page = host.page
-    for _ in range(2):
+    for _ in range(seats - 1):
         before = page.locator("#people .tag.bot").count()
         page.click("#host-controls button[data-op=add_bot]")
         page.wait_for_function(f"() => document.querySelectorAll('#people .tag.bot').length > {before}")
@@ -94,28 +94,31 @@ def check(host: Player, game: str, artefacts: Path, moment: str, *, last_move: b
     host.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     seen = measure(host, game)
     size = f"{seen['width']}x{seen['height']}"
-    host.page.screenshot(path=str(artefacts / f"fit-{game}-{size}-{moment}.png"))
+    seats = host.page.evaluate("() => window.houserules.room.capacity")
+    host.page.screenshot(path=str(artefacts / f"fit-{game}-{seats}-{size}-{moment}.png"))
     problems = table_misfits(seen, my_turn=True, last_move=last_move)
     assert not problems, f"{game} at {size}, {moment}: {problems}"
 
 
+# Three seats for each game at both sizes, in each language; and a fuller table of six friends.
 CASES = [
-    ("palace", PHONE, "et"), ("palace", DESKTOP, "fi"),
-    ("holdem", PHONE, "fi"), ("holdem", DESKTOP, "en"),
-    ("thousand", PHONE, "en"), ("thousand", DESKTOP, "et"),
+    ("palace", PHONE, "et", 3), ("palace", DESKTOP, "fi", 3),
+    ("holdem", PHONE, "fi", 3), ("holdem", DESKTOP, "en", 3),
+    ("thousand", PHONE, "en", 3), ("thousand", DESKTOP, "et", 3),
+    ("palace", PHONE, "fi", 5), ("holdem", PHONE, "et", 6), ("holdem", DESKTOP, "fi", 6),
 ]
 
 
-@pytest.mark.parametrize(("game", "viewport", "lang"), CASES,
-                         ids=[f"{g}-{v['width']}x{v['height']}-{lang}" for g, v, lang in CASES])
+@pytest.mark.parametrize(("game", "viewport", "lang", "seats"), CASES,
+                         ids=[f"{g}-{v['width']}x{v['height']}-{lang}-{n}" for g, v, lang, n in CASES])
 def test_the_table_fits_the_window_at_start_mid_game_and_after_a_reload(
     people: Callable[..., Player], quick_bots: str, games: dict[str, Any], artefacts: Path,
-    game: str, viewport: dict[str, int], lang: str,
+    game: str, viewport: dict[str, int], lang: str, seats: int,
 ) -> None:
     if game not in games:
         pytest.skip(f"the {game} game is not installed")
     host = people(viewport=viewport, lang=lang, base=quick_bots)
-    practice_room(host, game)
+    practice_room(host, game, seats)
     check(host, game, artefacts, "start", last_move=False)
     opened = {"bid": False}
     for _ in range(MOVES_TO_MID_GAME):

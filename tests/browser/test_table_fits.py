@@ -98,6 +98,11 @@ def check(host: Player, game: str, artefacts: Path, moment: str, *, last_move: b
     host.page.screenshot(path=str(artefacts / f"fit-{game}-{seats}-{size}-{moment}.png"))
     problems = table_misfits(seen, my_turn=True, last_move=last_move)
     assert not problems, f"{game} at {size}, {moment}: {problems}"
+    if seen["width"] >= 1000:
+        # On a laptop the action log is beside the table, its newest lines above the dock.
+        log = host.page.locator("#log").bounding_box()
+        assert log is not None and log["y"] >= 0, log
+        assert log["y"] + min(log["height"], 60) <= seen["dockTop"], (log, seen["dockTop"])
 
 
 # Three seats for each game at both sizes, in each language; and a fuller table of six friends.

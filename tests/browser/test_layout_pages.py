@@ -145,7 +145,8 @@ def test_the_lobby_rule_form_marks_house_rules_and_shows_each_select_whole(
     page.wait_for_function("() => /1/.test(document.querySelector('#lobby-sheet-changed').textContent)")
     assert not page.evaluate(_CUT_SELECTS)
     size = "laptop" if viewport == DESKTOP else "phone"
-    page.screenshot(path=str(artefacts / f"lobby-sheet-{size}-{lang}.png"), full_page=True)
+    page.locator("#lobby-sheet summary").scroll_into_view_if_needed()
+    page.screenshot(path=str(artefacts / f"lobby-sheet-{size}-{lang}.png"))
     # Back to the preset's value: no mark.
     select.select_option(value=current)
     assert page.locator("#lobby-sheet-form .house-rule").count() == 0

@@ -10,6 +10,8 @@ import { TABLES } from "./tables/index.js";
 import { describeEvent as describeLine } from "./eventlog.js";
 import { contribute, noteState, sideBox, verifyBox } from "./fairpanel.js";
 import { joinGameNote, renderPresence } from "./presence.js";
+import { clearLastMove, showLastMove, showLastMoveSlot } from "./lastmove.js";
+import { lobbyBase, markLobbySheet } from "./lobbysheet.js";
 
 
 const roomId = $("#room").dataset.room;
@@ -270,11 +272,13 @@ async function onState(message) {
   noteState(message, !session.catchingUp);
   session.catchingUp = false;
   fairSide.update(session.room, session.seat, message);
-  if (message.game_no !== undefined && message.game_no !== session.gameNo) {
+  const newGame = message.game_no !== undefined && message.game_no !== session.gameNo;
+  if (newGame) {
     if (session.gameNo) {
       $("#log").append(h("li", { class: "separator" }, t("New game")));
     }
     session.gameNo = message.game_no;
+    clearLastMove();
     fairBoxEl = null; // a new game: its own record to verify
     fairSide.reset();
   }
@@ -284,10 +288,12 @@ async function onState(message) {
     if (session.table) replace($("#dock-table"));
     session.table = null;
     $("#dock").hidden = true;
+    showLastMoveSlot(false);
     renderResult(null);
     renderHost();
     return;
   }
+  const starting = !session.table || newGame;
   const table = await ensureTable(session.info.game);
   // The log is worded by the table module (card names, amounts): only once it has loaded, so a
   // reload, a reopened link or a late spectator reads the same lines as a player who watched live.
@@ -295,6 +301,10 @@ async function onState(message) {
   // A newer state may have arrived while the table module loaded: draw only the newest.
   if (session.state !== message) return;
   if (table) table.update(message);
+  showLastMoveSlot(Boolean(table));
+  // A game just started (or the page just opened on one): the table is what matters now, so the
+  // page shows it from its top, wherever the lobby or the host panel had been scrolled to.
+  if (starting && table) window.scrollTo(0, 0);
   renderResult(message.outcome);
   renderHost();
   renderTimer(message);
@@ -439,8 +449,10 @@ function addLog(event) {
   if (session.seenEvents.has(key)) return;
   session.seenEvents.add(key);
   const list = $("#log");
+  const text = describeEvent(event);
   list.append(h("li", { dataset: { type: event.type, version: event.version, bot: event.bot ? "1" : undefined } },
-    describeEvent(event), botMark(event)));
+    text, botMark(event)));
+  showLastMove(event, text);
   while (list.children.length > 200) list.removeChild(list.firstChild);
   list.scrollTop = list.scrollHeight;
 }
@@ -491,7 +503,7 @@ function renderResult(outcome) {
 
 // The side box: the next deal's commitment, this seat's contribution, Verify during a game.
 const fairSide = sideBox({ roomId, token: () => session.token, errorText });
-document.querySelector(".side .people").after(fairSide.element);
+document.querySelector(".side .chat").before(fairSide.element);
 
 // The "Verify" box of the finished game: made once, so its result stays while the box is redrawn.
 let fairBoxEl = null;
@@ -582,9 +594,14 @@ function renderLobbySheet(lobby) {
   box.hidden = !(lobby && session.host && schema);
   if (box.hidden) return;
   if (!lobbyForm) {
+    const base = lobbyBase(session.gameInfo, session.info, session.room.sheet || {});
     lobbyForm = buildSheetForm($("#lobby-sheet-form"), schema, session.room.sheet || {}, {
-      onChange: () => { $("#lobby-sheet-note").hidden = true; },
+      onChange: () => {
+        $("#lobby-sheet-note").hidden = true;
+        markLobbySheet(lobbyForm, schema, base);
+      },
     });
+    markLobbySheet(lobbyForm, schema, base);
   }
 }
 
@@ -608,7 +625,8 @@ async function saveLobbySheet() {
 // Who the lobby waits for: players while seats are free, else the host (only the host starts).
 function renderLobbyTitle() {
   const seats = session.room.seats || [];
-  const full = !seats.some((s) => s.free);
+  // A bot's seat is "free" for a person to take, yet the bot plays: the room is full all the same.
+  const full = !seats.some((s) => s.free && !s.bot);
   const host = seats.find((s) => s.host);
   const iAmHost = session.host && session.seat !== null;
   let title = t("Waiting for players");
@@ -654,10 +672,17 @@ function hostButton(label, op, extra = {}, confirmText = null) {
 function renderHost() {
   const box = $("#host-box");
   box.hidden = !session.host;
+  if (!session.host) clear($("#lobby-start"));
   if (!session.host || !session.room) return;
   const controls = clear($("#host-controls"));
   const room = session.room;
-  if (room.status === "lobby") controls.append(hostButton(t("Start the game"), "start"));
+  // Start is the lobby's first button, beside its title, not down in the side panel.
+  const start = clear($("#lobby-start"));
+  if (room.status === "lobby") {
+    const button = hostButton(t("Start the game"), "start");
+    button.classList.add("primary");
+    start.append(button);
+  }
   if (room.status === "finished" || (session.state && session.state.outcome)) {
     controls.append(hostButton(t("Play again"), "rematch"));
   }
@@ -936,6 +961,8 @@ async function copyInvite() {
 }
 
 async function start() {
+  // A reload shows the table from its top, as the game's start did (not where the page was left).
+  if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
   $("#invite-link").value = inviteUrl();
   $("#copy-invite").addEventListener("click", copyInvite);
   if (navigator.share) {

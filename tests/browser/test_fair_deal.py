@@ -154,7 +154,7 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
     shoot(guest, artefacts, "fair-lobby")
     mine = host.page.inner_text("#fair-box [data-role=contributed]")
     assert mine == "Your random bytes for the next deal are in."
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in (host, guest, spectator):
         player.page.wait_for_selector(".felt.holdem")
     wait_same_version([host, guest, spectator])

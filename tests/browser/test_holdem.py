@@ -51,7 +51,7 @@ def test_holdem_hand_to_showdown_with_a_raise_and_an_all_in(
     )
     join(guest, invite, "Mati")
     watch(spectator, invite)
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in (host, guest, spectator):
         player.page.wait_for_selector(".felt.holdem")
     wait_same_version([host, guest, spectator])

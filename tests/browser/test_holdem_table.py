@@ -76,7 +76,7 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     watch(spectator, invite)
     seated = [host, second, third]
     everyone = [*seated, spectator]
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in everyone:
         player.page.wait_for_selector(".felt.holdem .oval")
     wait_same_version(everyone)

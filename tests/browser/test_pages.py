@@ -46,7 +46,7 @@ def test_room_texts_follow_the_language_and_the_sheet_prints(
     join(guest, invite, "Mati")
     assert host.page.inner_text("#log-title") == "Käikude logi"
     assert guest.page.inner_text("#log-title") == "Siirtoloki"
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in (host, guest):
         player.page.wait_for_selector(".felt.palace")
     assert "Juurdevõtupakk" in host.page.inner_text(".felt")

@@ -39,7 +39,7 @@ DATA_CARD = re.compile(r'data-card="([^"]+)"')
 
 
 def start(host: Player, everyone: list[Player]) -> None:
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in everyone:
         player.page.wait_for_selector(".felt.palace")
         player.page.wait_for_function("() => window.houserules.state && window.houserules.state.view")

@@ -47,7 +47,7 @@ def test_a_restarted_server_brings_everyone_back_to_their_seats(
         guest = people(base=own.base)
         invite = create_room(host, "palace", seats=2, name="Kati")
         join(guest, invite, "Mati")
-        host.page.click("#host-controls button[data-op=start]")
+        host.page.click("#lobby-start button[data-op=start]")
         for player in (host, guest):
             player.page.wait_for_selector(".felt.palace")
         version = wait_same_version([host, guest])
@@ -124,7 +124,7 @@ def test_chat_and_handing_the_host_role_over(people: Callable[..., Player]) -> N
     host.page.click("#host-controls button[data-op=handover]")
     guest.page.wait_for_selector("#host-box:not([hidden])")
     host.page.wait_for_selector("#host-box", state="hidden")
-    assert guest.page.locator("#host-controls button[data-op=start]").count() == 1
+    assert guest.page.locator("#lobby-start button[data-op=start]").count() == 1
 
 
 def test_a_spectator_can_take_a_free_seat(people: Callable[..., Player]) -> None:

@@ -51,7 +51,7 @@ def test_turn_alerts_title_and_a_notification_while_hidden(people: Callable[...,
     )
     base = guest.page.title()
     assert not base.startswith("●")
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     for player in (host, guest):
         player.page.wait_for_selector(".felt.palace")
     wait_same_version([host, guest])

@@ -113,7 +113,7 @@ def test_thousand_game_through_auction_talon_and_tricks(
     join(players[2], invite, "Juku")
     spectator = people()
     watch(spectator, invite)
-    players[0].page.click("#host-controls button[data-op=start]")
+    players[0].page.click("#lobby-start button[data-op=start]")
     spectator.page.wait_for_selector(".felt.thousand")
     for player in players:
         player.page.wait_for_selector(".felt.thousand")

@@ -127,13 +127,28 @@ function renderOpponent(ui, ctx, p) {
     out ? h("span", { class: "tag" }, t("out, place {n}", { n: p.out })) : null,
     ui.model.phase === "swap" && p.ready ? h("span", { class: "tag" }, t("ready")) : null),
   h("div", { class: "card-row small-cards table-cards" }, tableSlots(p)),
-  p.knownHand.length
-    ? h("div", { class: "known" }, h("span", { class: "muted" }, t("Known in hand:")),
-      h("div", { class: "card-row small-cards" }, sortCards(p.knownHand).map((c) => cardEl(c))))
-    : null,
+  p.knownHand.length ? renderKnown(ui, p) : null,
   h("p", { class: "muted counts" },
     h("span", { dataset: { count: "hand" } }, t("Hand: {n}", { n: p.handCount })), " · ",
     h("span", { dataset: { count: "face-down" } }, t("Face-down: {n}", { n: p.faceDownCount }))));
+}
+
+const SUIT_SIGN = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+// The cards an opponent is known to hold (picked up from the pile). On a phone they are one short
+// line, so a long row of them does not push the pile below the fold; the button opens the cards.
+function renderKnown(ui, p) {
+  const cards = sortCards(p.knownHand);
+  const open = ui.openKnown.has(p.seat);
+  return h("div", { class: `known${open ? " open" : ""}` },
+    h("span", { class: "muted" }, t("Known in hand:")),
+    h("span", { class: "known-line" }, cards.flatMap((c, i) => [
+      i ? " " : "", h("span", { class: `suit-${c[1]}` }, `${rankLabel(c[0])}${SUIT_SIGN[c[1]] || ""}`)])),
+    h("button", {
+      type: "button", class: "link known-toggle", "aria-expanded": open ? "true" : "false",
+      dataset: { role: "known-toggle", seat: p.seat }, onclick: () => ui.toggleKnown(p.seat),
+    }, open ? t("Hide the cards") : t("Show the cards")),
+    h("div", { class: "card-row small-cards known-cards" }, cards.map((c) => cardEl(c))));
 }
 
 function renderCenter(m) {
@@ -336,7 +351,7 @@ function handleKey(ui, ctx, handlers, event) {
 }
 
 export function mount(root, ctx) {
-  const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null };
+  const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null, openKnown: new Set() };
   const felt = h("div", { class: "felt palace" });
   const dock = h("div", { class: "dock-palace" });
   replace(root, felt);
@@ -424,6 +439,13 @@ export function mount(root, ctx) {
   }
 
   const handlers = { act, toggleHand, toggleUp, playSelection, matching, selectedCards };
+  ui.toggleKnown = (seat) => {
+    if (ui.openKnown.has(seat)) ui.openKnown.delete(seat);
+    else ui.openKnown.add(seat);
+    draw();
+    const again = felt.querySelector(`[data-role="known-toggle"][data-seat="${seat}"]`);
+    if (again) again.focus({ preventScroll: true });
+  };
 
   function drawDock() {
     const me = ui.model.me;

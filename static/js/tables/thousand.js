@@ -108,7 +108,7 @@ function renderOpponent(ctx, view, seat) {
     sitting ? h("p", { class: "muted" }, t("sits out this deal")) : h("div", { class: "card-row small-cards" },
       Array.from({ length: Math.min(view.hand_counts[seat] || 0, 10) }, () => cardEl(null))),
     h("p", { class: "muted" },
-      t("Cards: {n}", { n: view.hand_counts[seat] || 0 }), " · ",
+      h("span", { dataset: { count: "hand" } }, t("Cards: {n}", { n: view.hand_counts[seat] || 0 })), " · ",
       t("Tricks: {n}", { n: view.tricks_taken[seat] || 0 }),
       marriages ? ` · ${t("Marriages")}: ${marriages}` : ""),
     h("p", { class: "score" }, t("Score {n}", { n: view.scores[seat] })));

@@ -40,7 +40,7 @@ def test_an_away_player_is_shown_with_a_countdown_and_the_host_answers(
     invite = create_room(host, "palace", seats=3, name="Kati")
     join(mari, invite, "Mari")
     join(kate, invite, "Kate")
-    host.page.click("#host-controls button[data-op=start]")
+    host.page.click("#lobby-start button[data-op=start]")
     players = [host, mari, kate]
     for player in players:
         player.page.wait_for_function("() => window.houserules.state && window.houserules.state.view")

@@ -104,7 +104,8 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         rooms = RoomManager(engine, settings)
         app.state.rooms = rooms
         await rooms.start()
-        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)))
+        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)
+                              + "; " + launch.describe(settings)))
         try:
             yield
         finally:

@@ -119,11 +119,12 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         super().__init__(config, server_state, app_state, _loop)
         self.server_state = server_state
         plain = self.conn
-        self.conn: CountingServerProtocol = CountingServerProtocol(extensions=plain.available_extensions,
-                                           max_size=config.ws_max_size, logger=plain.logger)
+        self.conn: CountingServerProtocol = CountingServerProtocol(
+            extensions=plain.available_extensions, max_size=config.ws_max_size, logger=plain.logger)
         self.conn.setup_budget(self.limits.control_rate, self.limits.control_burst, self.loop.time)
         self.raw: asyncio.Transport = None  # type: ignore[assignment]
         self.write_paused = False
+        self.aborted = False
         self.stall_timer: asyncio.TimerHandle | None = None
         self.linger_timer: asyncio.TimerHandle | None = None
 
@@ -135,10 +136,7 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         self.raw.set_write_buffer_limits(high=self.limits.write_mark, low=low)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        for timer in (self.stall_timer, self.linger_timer):
-            if timer is not None:
-                timer.cancel()
-        self.stall_timer = self.linger_timer = None
+        self.stop_timers()
         peers(self.server_state, self.limits).release(self.raw)
         super().connection_lost(exc)
 
@@ -169,17 +167,26 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         return message
 
     def abort(self, reason: str) -> None:
-        """Release the transport now (unsent bytes dropped); the app hears the socket is gone."""
-        self.stall_timer = self.linger_timer = None
-        if self.disconnected:
+        """Release the transport now (unsent bytes dropped); the app hears the socket is gone
+        (``connection_lost``, on the loop's next turn)."""
+        self.stop_timers()
+        if self.disconnected or self.aborted:
             return
+        self.aborted = True
         metrics.ABORTS.labels(reason).inc()
         self.raw.abort()
+
+    def stop_timers(self) -> None:
+        for timer in (self.stall_timer, self.linger_timer):
+            if timer is not None:
+                timer.cancel()
+        self.stall_timer = self.linger_timer = None
 
     def closing(self) -> None:
         """The transport was asked to close: a client that leaves its last bytes unread for
         ``stall_seconds`` is aborted."""
-        if self.linger_timer is None and not self.disconnected and self.raw.get_write_buffer_size():
+        if (self.linger_timer is None and not self.disconnected and not self.aborted
+                and self.raw.get_write_buffer_size()):
             self.linger_timer = self.loop.call_later(self.limits.stall_seconds, self.abort, "unread")
 
     def handle_parser_exception(self) -> None:

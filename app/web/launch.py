@@ -24,6 +24,8 @@ log = logging.getLogger("app")
 # Seconds between the server's keep-alive pings, and to wait for the pong.
 PING_INTERVAL = 20.0
 PING_TIMEOUT = 20.0
+# The most one read from a socket brings (asyncio's and uvloop's read size).
+READ_SIZE = 256 * 1024
 
 
 def parser_named(http: Any) -> str:
@@ -52,8 +54,9 @@ def uvicorn_options(settings: Settings, parser: str) -> dict[str, Any]:
         "ws_ping_interval": PING_INTERVAL,
         "ws_ping_timeout": PING_TIMEOUT,
         "timeout_keep_alive": limits.keep_alive_seconds,
-        # The h11 parser's own cap on a request's head (httptools has none: ``http_guard``).
-        "h11_max_incomplete_event_size": limits.max_header_bytes,
+        # The h11 parser's own cap on a request's head, a read above the guard's (which answers
+        # 431 first, as with httptools, which has no cap of its own).
+        "h11_max_incomplete_event_size": limits.max_header_bytes + READ_SIZE,
         "limit_concurrency": limits.max_connections,
     }
 
@@ -68,3 +71,14 @@ def apply_to(config: Any, settings: Settings) -> None:
     config.ws = "websockets-sansio"
     for name, value in options.items():
         setattr(config, name, value)
+
+
+def describe(settings: Settings) -> str:
+    """The transport's limits, for the start-up line."""
+    limits = TransportLimits.from_settings(settings)
+    per_address = limits.per_address or "no limit"
+    return (f"transport: control frames {limits.control_rate:g}/s (burst {limits.control_burst}) a socket, "
+            f"unread bytes {limits.write_mark} B (abort after {limits.stall_seconds:g} s) / "
+            f"{limits.write_limit} B; HTTP request {limits.request_timeout:g} s, headers "
+            f"{limits.max_header_bytes} B, keep-alive {limits.keep_alive_seconds:g} s, connections "
+            f"{per_address} per address, {limits.max_connections or 'no limit'} in all")

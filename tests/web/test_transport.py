@@ -41,6 +41,7 @@ LIMITS = {
     "HOUSERULES_MAX_SPECTATORS": "2",
     "HOUSERULES_CHAT_PER_MINUTE": "1000000", "HOUSERULES_CHAT_BURST": "1000000",
 }
+MAX_CONNECTIONS = 8  # in all, on the factory launcher's server
 READ_TIMEOUT = 60.0  # only ever reached when the server fails to close a socket
 
 
@@ -54,10 +55,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 class FactoryServer(ServerProcess):
-    """The app under the other launcher the README names: ``uvicorn --factory app.main:create_app``."""
+    """The app under the other launcher the README names: ``uvicorn --factory app.main:create_app``,
+    here with the h11 parser (``python -m app`` serves with httptools)."""
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
+        return [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--http", "h11",
                 "--host", "127.0.0.1", "--port", str(self.port)]
 
 
@@ -323,7 +325,8 @@ def test_two_host_headers_are_refused(server: ServerProcess) -> None:
 
 @pytest.fixture(scope="module")
 def factory_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = FactoryServer(tmp_path_factory.mktemp("factory"), **LIMITS).start()
+    proc = FactoryServer(tmp_path_factory.mktemp("factory"), **LIMITS,
+                         HOUSERULES_MAX_CONNECTIONS=str(MAX_CONNECTIONS)).start()
     try:
         yield proc
     finally:
@@ -342,9 +345,13 @@ def test_the_factory_launcher_has_the_same_bounds(factory_server: ServerProcess)
     assert reset or any(f.opcode is Opcode.CLOSE for f in received)
     test_two_host_headers_are_refused(factory_server)
     test_an_oversized_header_is_refused(factory_server)
-    held = _half_open(factory_server.port)
+    # Connections in all: past the limit one is refused at once, the others time out.
+    held = [_half_open(factory_server.port) for _ in range(MAX_CONNECTIONS + 1)]
     try:
-        data, _ = read_to_end(held)
+        answers = [read_to_end(sock)[0] for sock in held]
     finally:
-        held.close()
-    assert data.startswith(b"HTTP/1.1 408 "), data[:200]
+        for sock in held:
+            sock.close()
+    statuses = [int(data.split(b" ", 2)[1]) for data in answers]
+    assert statuses == [408] * MAX_CONNECTIONS + [503], statuses
+    assert b'"code":"server_busy"' in answers[-1]

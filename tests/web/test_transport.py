@@ -362,3 +362,28 @@ def test_the_factory_launcher_has_the_same_bounds(factory_server: ServerProcess)
     statuses = [int(data.split(b" ", 2)[1]) for data in answers]
     assert statuses == [408] * MAX_CONNECTIONS + [503], statuses
     assert b'"code":"server_busy"' in answers[-1]
+
+
+class _Peer:
+    def __init__(self, host: str) -> None:
+        self.host = host
+
+    def get_extra_info(self, name: str) -> Any:
+        return (self.host, 40000) if name == "peername" else None
+
+
+def test_connections_count_per_address_ipv6_per_64_and_trusted_proxies_not_at_all() -> None:
+    from app.web.guard import Peers, TransportLimits, address_key
+
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:198.51.100.7") == "198.51.100.7"
+    peers = Peers(TransportLimits(per_address=2, trusted_proxies="10.0.0.1"))
+    first, second, third = _Peer("2001:db8:1:2::1"), _Peer("2001:db8:1:2::2"), _Peer("2001:db8:1:2::3")
+    assert peers.admit(first) and peers.admit(second)  # type: ignore[arg-type]
+    assert not peers.admit(third)  # type: ignore[arg-type]
+    assert peers.admit(_Peer("2001:db8:1:3::1"))  # type: ignore[arg-type]  # another /64
+    assert all(peers.admit(_Peer("10.0.0.1")) for _ in range(5))  # type: ignore[arg-type]
+    peers.release(first)  # type: ignore[arg-type]
+    assert peers.admit(third)  # type: ignore[arg-type]
+    peers.release(_Peer("10.0.0.1"))  # type: ignore[arg-type]  # never counted: nothing to release

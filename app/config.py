@@ -176,6 +176,11 @@ class Settings(BaseSettings):
     # 429 and closed at once. Connections from the trusted proxies are not counted (the proxy
     # limits its clients). 0 turns it off.
     max_connections_per_address: int = Field(100, ge=0)
+    # New connections per client address a second, and burst (429 and closed at once past it;
+    # trusted proxies apart): a client that reconnects without end costs a handshake each time.
+    # 0 turns it off.
+    connections_per_second: float = Field(10.0, ge=0)
+    connections_burst: int = Field(60, ge=1)
     # Open connections in all (uvicorn's limit_concurrency; 503 past it). 0: the open-file limit
     # less room for the database and files.
     max_connections: int = Field(0, ge=0)

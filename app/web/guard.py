@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import resource
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,8 @@ from uvicorn.middleware.proxy_headers import _TrustedHosts
 
 from app.config import Settings
 
+# Addresses whose connection rate is remembered before the ones back to a full burst are forgotten.
+RATE_ENTRIES = 10_000
 # File descriptors kept free for the database, the log and the files a page reads when the
 # connection limit is taken from the open-file limit.
 RESERVED_FILES = 128
@@ -34,6 +37,8 @@ class TransportLimits:
     max_header_bytes: int = 16 * 1024
     keep_alive_seconds: float = 5.0
     per_address: int = 100
+    connect_rate: float = 10.0
+    connect_burst: int = 60
     max_connections: int | None = None
     trusted_proxies: str = "127.0.0.1"
 
@@ -46,6 +51,7 @@ class TransportLimits:
                    max_header_bytes=settings.http_max_header_bytes,
                    keep_alive_seconds=settings.http_keep_alive_seconds,
                    per_address=settings.max_connections_per_address,
+                   connect_rate=settings.connections_per_second, connect_burst=settings.connections_burst,
                    max_connections=settings.max_connections or files_limit(),
                    trusted_proxies=settings.trusted_proxies)
 
@@ -74,17 +80,22 @@ def address_key(host: str) -> str:
 
 
 class Peers:
-    """Open connections by client address (of one server), and whether one more may open."""
+    """Open connections by client address (of one server), new ones a second by address (a token
+    bucket), and whether one more may open."""
 
     def __init__(self, limits: TransportLimits) -> None:
         self.limit = limits.per_address
+        self.rate = limits.connect_rate
+        self.burst = float(limits.connect_burst)
         self.trusted = _TrustedHosts(limits.trusted_proxies)
         self.open: dict[str, set[Any]] = {}
         self.key_of: dict[Any, str] = {}
+        self.buckets: dict[str, tuple[float, float]] = {}
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
-        """Count ``transport``; ``False`` (and not counted) when its address has too many open."""
-        if not self.limit:
+        """Count ``transport``; ``False`` (and not counted) when its address has too many open
+        or opened too many lately."""
+        if not self.limit and not self.rate:
             return True
         peer = transport.get_extra_info("peername")
         if not isinstance(peer, tuple) or not peer:
@@ -93,6 +104,10 @@ class Peers:
         if host in self.trusted:
             return True
         key = address_key(host)
+        if self.rate and not self.take(key):
+            return False
+        if not self.limit:
+            return True
         held = self.open.setdefault(key, set())
         if len(held) >= self.limit:
             if not held:
@@ -101,6 +116,18 @@ class Peers:
         held.add(transport)
         self.key_of[transport] = key
         return True
+
+    def take(self, key: str) -> bool:
+        now = time.monotonic()
+        tokens, stamp = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        allowed = tokens >= 1
+        self.buckets[key] = (tokens - 1 if allowed else tokens, now)
+        if len(self.buckets) > RATE_ENTRIES:
+            # Forget the addresses whose bucket is full again (as if never seen).
+            self.buckets = {k: (t, s) for k, (t, s) in self.buckets.items()
+                            if t + (now - s) * self.rate < self.burst}
+        return allowed
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         key = self.key_of.pop(transport, None)

@@ -81,4 +81,5 @@ def describe(settings: Settings) -> str:
             f"unread bytes {limits.write_mark} B (abort after {limits.stall_seconds:g} s) / "
             f"{limits.write_limit} B; HTTP request {limits.request_timeout:g} s, headers "
             f"{limits.max_header_bytes} B, keep-alive {limits.keep_alive_seconds:g} s, connections "
-            f"{per_address} per address, {limits.max_connections or 'no limit'} in all")
+            f"{per_address} per address (new: {limits.connect_rate:g}/s, burst {limits.connect_burst}), "
+            f"{limits.max_connections or 'no limit'} in all")

@@ -36,6 +36,7 @@ LIMITS = {
     "HOUSERULES_WS_STALL_SECONDS": "0.5",
     "HOUSERULES_HTTP_REQUEST_TIMEOUT": "2",
     "HOUSERULES_MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+    "HOUSERULES_CONNECTIONS_PER_SECOND": "1000", "HOUSERULES_CONNECTIONS_BURST": "1000",
     # Loopback is not a proxy here: its connections count per address.
     "HOUSERULES_TRUSTED_PROXIES": "192.0.2.1",
     "HOUSERULES_MAX_SPECTATORS": "2",
@@ -387,3 +388,12 @@ def test_connections_count_per_address_ipv6_per_64_and_trusted_proxies_not_at_al
     peers.release(first)  # type: ignore[arg-type]
     assert peers.admit(third)  # type: ignore[arg-type]
     peers.release(_Peer("10.0.0.1"))  # type: ignore[arg-type]  # never counted: nothing to release
+
+
+def test_new_connections_per_address_have_a_rate() -> None:
+    from app.web.guard import Peers, TransportLimits
+
+    peers = Peers(TransportLimits(per_address=0, connect_rate=0.001, connect_burst=3))
+    client = _Peer("198.51.100.7")
+    assert [peers.admit(client) for _ in range(4)] == [True, True, True, False]  # type: ignore[arg-type]
+    assert peers.admit(_Peer("198.51.100.8"))  # type: ignore[arg-type]  # another address

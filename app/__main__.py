@@ -12,7 +12,7 @@ import uvicorn
 from app.config import Settings
 from app.main import create_app
 from app.store.db import make_engine, upgrade
-from app.web.frames import FrameProtocol
+from app.web import launch
 
 YOUNG_OBJECTS_BEFORE_COLLECTION = 20_000
 
@@ -48,16 +48,8 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         loop=loop,
-        http=http,
-        # uvicorn's sans-I/O WebSocket protocol, which also lets the app write its frames itself
-        # (``app.web.frames``).
-        ws=FrameProtocol,
-        # A move is a few hundred bytes: cap frames (uvicorn closes with 1009 above it).
-        ws_max_size=settings.ws_max_size,
-        # Frames are small JSON; compression costs CPU per socket and invites compression oracles.
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        # The HTTP and WebSocket protocols with the transport's limits (``app.web.launch``).
+        **launch.uvicorn_options(settings, http),
         # Client addresses (and the per-address limits) come from X-Forwarded-For of these proxies.
         proxy_headers=True,
         forwarded_allow_ips=settings.trusted_proxies,

@@ -151,3 +151,36 @@ class Settings(BaseSettings):
     def ensure_data_dir(self) -> None:
         if self.url.startswith("sqlite") and not self.database_url:
             self.data_dir.mkdir(parents=True, exist_ok=True)
+
+    # --- Transport: WebSocket frames and HTTP connections (docs/security.md, "Transport limits").
+    # The same on every launcher (``python -m app`` and ``uvicorn --factory app.main:create_app``).
+    # Frames a socket sends that carry no message of their own (pings, pongs, empty frames,
+    # fragments of a message, anything after a close): this many a second, with this burst, before
+    # the socket is closed (1008). A browser sends one pong per server ping (every 20 s).
+    ws_control_rate: float = Field(5.0, gt=0)
+    ws_control_burst: int = Field(50, ge=1)
+    # Bytes the server holds for a socket whose client does not read: over the mark the socket's
+    # reading pauses (no more pongs or messages are made for it); still over it after
+    # ``ws_stall_seconds``, or over the limit at any moment, the socket is aborted (its transport
+    # released, its room slot freed).
+    ws_write_mark: int = Field(64 * 1024, ge=1024)
+    ws_write_limit: int = Field(1 << 20, ge=4096)
+    ws_stall_seconds: float = Field(10.0, gt=0)
+    # HTTP served directly (no proxy in front): seconds to receive a whole request, headers and
+    # body (408 and closed past it); the request line and headers at most this many bytes (431);
+    # seconds an idle keep-alive connection stays open.
+    http_request_timeout: float = Field(10.0, gt=0)
+    http_max_header_bytes: int = Field(16 * 1024, ge=1024)
+    http_keep_alive_seconds: float = Field(5.0, gt=0)
+    # Open connections (HTTP and WebSocket) per client address (IPv6: per /64); more are answered
+    # 429 and closed at once. Connections from the trusted proxies are not counted (the proxy
+    # limits its clients). 0 turns it off.
+    max_connections_per_address: int = Field(100, ge=0)
+    # New connections per client address a second, and burst (429 and closed at once past it;
+    # trusted proxies apart): a client that reconnects without end costs a handshake each time.
+    # 0 turns it off.
+    connections_per_second: float = Field(10.0, ge=0)
+    connections_burst: int = Field(60, ge=1)
+    # Open connections in all (uvicorn's limit_concurrency; 503 past it). 0: the open-file limit
+    # less room for the database and files.
+    max_connections: int = Field(0, ge=0)

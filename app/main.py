@@ -20,8 +20,9 @@ from app.rooms.errors import RoomError
 from app.rooms.limits import Buckets
 from app.rooms.manager import RoomManager
 from app.store.db import make_engine, upgrade
-from app.web import api, ws
+from app.web import api, launch, ws
 from app.web.body import BodyLimit
+from app.web.http_guard import SingleHost
 
 log = logging.getLogger("app")
 
@@ -39,14 +40,13 @@ def _launcher_config() -> Any:
 
 
 def _own_websocket_settings(settings: Settings) -> Any:
-    """The app decides its WebSocket transport whatever launches it: no per-message deflate (frames
-    are small JSON; compression costs CPU per socket and invites compression oracles) and its own
-    frame cap. ``python -m app`` passes these to uvicorn; another launcher's config is set here,
-    before it opens any connection."""
+    """The app decides its transport whatever launches it (``app.web.launch``): its HTTP and
+    WebSocket protocols with their limits, no per-message deflate, its own frame cap.
+    ``python -m app`` passes these to uvicorn; another launcher's config is set here, before it
+    opens any connection."""
     config = _launcher_config()
     if config is not None:
-        config.ws_per_message_deflate = False
-        config.ws_max_size = settings.ws_max_size
+        launch.apply_to(config, settings)
     return config
 
 
@@ -104,7 +104,8 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         rooms = RoomManager(engine, settings)
         app.state.rooms = rooms
         await rooms.start()
-        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)))
+        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)
+                              + "; " + launch.describe(settings)))
         try:
             yield
         finally:
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         "records": Buckets(settings.records_per_minute),
     }
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SingleHost)
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, error: RoomError) -> JSONResponse:

@@ -131,9 +131,12 @@ class ServerProcess:
                 self.log = self.tmp / f"server-{self.port}.log"
         raise RuntimeError("no free port")
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "app"]
+
     def _start(self, timeout: float) -> ServerProcess:
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=self.tmp, env=self.env,
+            self.proc = subprocess.Popen(self.command(), cwd=self.tmp, env=self.env,
                                          stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -18,3 +18,6 @@ CLOSES = Counter(
 FRAMES = Counter("houserules_frames_total", "WebSocket frames the server wrote to its clients directly")
 FRAME_WRITES = Counter(
     "houserules_frame_writes_total", "Socket writes carrying those frames (a socket's frames of a loop turn)")
+ABORTS = Counter(
+    "houserules_socket_aborts_total",
+    "Sockets whose transport the server released at once (a client that left too much unread)", ["reason"])

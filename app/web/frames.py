@@ -8,9 +8,18 @@ gives servers for such offers) a way to write frames the app encoded itself. ``O
 socket's frames until the event loop's turn ends and writes them with one call: a player's ack and
 state go out together, and a frame shared by many sockets (all spectators' state) is encoded once.
 
-Another launcher (``uvicorn --factory app.main:create_app``) makes no such offer, and the app then
-sends each frame through ASGI as before. Frames here are never compressed: the offer is made only
-on a connection that negotiated no extension (the app turns per-message deflate off).
+Every launcher serves WebSockets with ``FrameProtocol`` (``app.web.launch``); on a server that
+does not (a test's plain uvicorn), the app sends each frame through ASGI as before. Frames here
+are never compressed: the offer is made only on a connection that negotiated no extension (the
+app turns per-message deflate off).
+
+``FrameProtocol`` also bounds what one client can make the server do or hold, whatever the app
+reads: frames that carry no message (pings, pongs, empty frames, fragments) are counted per
+socket and close it (1008) past ``TransportLimits.control_*``; while the bytes held for a client
+are over the write mark its reading is paused (a client that does not read makes no more pongs),
+and a socket over the mark for ``stall_seconds``, or over the write limit, or closed with bytes
+its client never takes, is aborted: its transport released at once, the app told it is gone (the
+room frees its slot), ``houserules_socket_aborts_total{reason}`` counts it.
 """
 
 from __future__ import annotations
@@ -21,19 +30,171 @@ import weakref
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import ProtocolError
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from app.rooms import metrics
+from app.web.guard import TransportLimits, peers
 
 log = logging.getLogger(__name__)
 
 EXTENSION = "houserules.frames"
 
 
+CLOSE_POLICY = 1008
+_MESSAGE_OPCODES = (Opcode.TEXT, Opcode.BINARY)
+
+
+class TooManyControlFrames(ProtocolError):
+    pass
+
+
+class CountingServerProtocol(ServerProtocol):
+    """websockets' sans-I/O server protocol that counts the frames carrying no message of their
+    own in a token bucket and fails the connection (1008) past it, before it answers the frame
+    (a ping's pong) and before it parses the rest of what arrived."""
+
+    def setup_budget(self, rate: float, burst: int, clock: Any) -> None:
+        self.control_rate = rate
+        self.control_burst = float(burst)
+        self.control_tokens = float(burst)
+        self.control_clock = clock
+        self.control_stamp = clock()
+        self.over_budget = False
+
+    def recv_frame(self, frame: Frame) -> None:
+        # A whole non-empty text or binary message in one frame is the app's to count (its
+        # message rate); everything else here costs a parse (and a ping a pong) without it.
+        if (frame.opcode not in _MESSAGE_OPCODES or not frame.fin or not frame.data
+                or self.state is not State.OPEN):
+            now = self.control_clock()
+            self.control_tokens = min(self.control_burst,
+                                      self.control_tokens + (now - self.control_stamp) * self.control_rate)
+            self.control_stamp = now
+            if self.control_tokens < 1:
+                self.over_budget = True
+                self.fail(CLOSE_POLICY, "too many control frames")
+                # Stops the parser here: what else arrived is discarded unread.
+                raise TooManyControlFrames("too many control frames")
+            self.control_tokens -= 1
+        super().recv_frame(frame)
+
+
+class _Transport:
+    """The socket's transport as uvicorn's protocol code sees it: a ``close`` also starts the
+    clock after which a client that leaves the last bytes unread is aborted (asyncio's ``close``
+    waits for the buffer to drain, for ever if the client never reads). Everything else is the
+    transport's own; the app's frames bypass this (``FrameProtocol.write_frames``)."""
+
+    __slots__ = ("on_close", "raw")
+
+    def __init__(self, raw: asyncio.Transport, on_close: Any) -> None:
+        self.raw = raw
+        self.on_close = on_close
+
+    def close(self) -> None:
+        self.raw.close()
+        self.on_close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
 class FrameProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, offering the app ``write`` (encoded frames, one
-    call) and ``buffered`` (bytes the transport still holds for a slow client)."""
+    call) and ``buffered`` (bytes the transport still holds for a slow client), and bounding what
+    a client makes the server do and hold (module docstring). ``configured(limits)`` is the class
+    uvicorn is given."""
+
+    limits = TransportLimits()
+
+    @classmethod
+    def configured(cls, limits: TransportLimits) -> type[FrameProtocol]:
+        return type(cls.__name__, (cls,), {"limits": limits, "__module__": cls.__module__})
+
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.server_state = server_state
+        plain = self.conn
+        self.conn: CountingServerProtocol = CountingServerProtocol(
+            extensions=plain.available_extensions, max_size=config.ws_max_size, logger=plain.logger)
+        self.conn.setup_budget(self.limits.control_rate, self.limits.control_burst, self.loop.time)
+        self.raw: asyncio.Transport = None  # type: ignore[assignment]
+        self.write_paused = False
+        self.aborted = False
+        self.stall_timer: asyncio.TimerHandle | None = None
+        self.linger_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.raw = self.transport
+        self.transport = _Transport(self.raw, self.closing)  # type: ignore[assignment]
+        low = max(1024, self.limits.write_mark // 4)
+        self.raw.set_write_buffer_limits(high=self.limits.write_mark, low=low)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_timers()
+        peers(self.server_state, self.limits).release(self.raw)
+        super().connection_lost(exc)
+
+    # Reading paused while the client leaves too much unread.
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.write_paused = True
+        self.raw.pause_reading()
+        if self.stall_timer is None:
+            self.stall_timer = self.loop.call_later(self.limits.stall_seconds, self.abort, "stalled")
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.write_paused = False
+        if self.stall_timer is not None:
+            self.stall_timer.cancel()
+            self.stall_timer = None
+        if not self.read_paused and not self.raw.is_closing():
+            self.raw.resume_reading()
+
+    async def receive(self) -> Any:
+        message = await self.queue.get()
+        if self.read_paused and self.queue.empty():
+            self.read_paused = False
+            if not self.write_paused:
+                self.raw.resume_reading()
+        return message
+
+    def abort(self, reason: str) -> None:
+        """Release the transport now (unsent bytes dropped); the app hears the socket is gone
+        (``connection_lost``, on the loop's next turn)."""
+        self.stop_timers()
+        if self.disconnected or self.aborted:
+            return
+        self.aborted = True
+        metrics.ABORTS.labels(reason).inc()
+        self.raw.abort()
+
+    def stop_timers(self) -> None:
+        for timer in (self.stall_timer, self.linger_timer):
+            if timer is not None:
+                timer.cancel()
+        self.stall_timer = self.linger_timer = None
+
+    def closing(self) -> None:
+        """The transport was asked to close: a client that leaves its last bytes unread for
+        ``stall_seconds`` is aborted."""
+        if (self.linger_timer is None and not self.disconnected and not self.aborted
+                and self.raw.get_write_buffer_size()):
+            self.linger_timer = self.loop.call_later(self.limits.stall_seconds, self.abort, "unread")
+
+    def handle_parser_exception(self) -> None:
+        if self.conn.over_budget:
+            metrics.CLOSES.labels("control").inc()
+        super().handle_parser_exception()
+        if self.write_paused:  # the client does not read: it will not take the close frame either
+            self.abort("unread")
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -45,15 +206,19 @@ class FrameProtocol(WebSocketsSansIOProtocol):
                                               "outbox": outbox(self.loop)}
 
     def write_frames(self, data: bytes) -> bool:
-        """Write encoded frames; ``False`` when the socket takes no more (closing or closed)."""
-        if (self.close_sent or self.disconnected or self.conn.state is not State.OPEN
-                or self.transport.is_closing()):
+        """Write encoded frames; ``False`` when the socket takes no more (closing, closed, or
+        aborted now for holding more than the write limit unread)."""
+        raw = self.raw
+        if self.close_sent or self.disconnected or self.conn.state is not State.OPEN or raw.is_closing():
             return False
-        self.transport.write(data)
+        raw.write(data)
+        if self.write_paused and raw.get_write_buffer_size() > self.limits.write_limit:
+            self.abort("slow")
+            return False
         return True
 
     def buffered(self) -> int:
-        return int(self.transport.get_write_buffer_size())
+        return int(self.raw.get_write_buffer_size())
 
 
 def encode(text: str) -> bytes:

@@ -149,8 +149,9 @@ async def test_another_launcher_gets_the_apps_websocket_settings(tmp_path: Path)
         await client.send({"type": "chat", "id": "big", "text": "a" * 17_000})
         assert await client.wait_closed() == 1009
         assert f"Houserules listening on http://127.0.0.1:{port}" in log.read_text()
-        # uvicorn's own defaults with its standard extras installed.
-        assert "event loop uvloop, HTTP parser httptools, WebSocket websockets" in log.read_text()
+        # uvicorn's own loop and parser with its standard extras installed; the app's WebSocket
+        # protocol (``app.web.launch``).
+        assert "event loop uvloop, HTTP parser httptools, WebSocket websockets-sansio" in log.read_text()
     finally:
         proc.terminate()
         proc.wait(10)

@@ -633,10 +633,13 @@ async def delete_unused_members(engine: AsyncEngine, before: float, keep_rooms: 
     old_rooms = select(rooms.c.id).where(
         or_(rooms.c.active_at < before, and_(rooms.c.active_at.is_(None), rooms.c.created_at < cutoff)))
     deal_version = select(rooms.c.deal_version).where(rooms.c.id == members.c.room_id).scalar_subquery()
+    game_no = select(rooms.c.game_no).where(rooms.c.id == members.c.room_id).scalar_subquery()
     doomed = select(members.c.id).where(
         members.c.status.in_(("gone", "pending")), members.c.created_at < cutoff,
         members.c.room_id.in_(old_rooms),
-        or_(members.c.seat_since.is_(None), members.c.seat_since < deal_version))
+        # Not a seat's holder who left it during the current game (a lobby has no game yet).
+        or_(members.c.seat.is_(None), members.c.seat_since.is_(None), members.c.seat_since < deal_version,
+            game_no == 0))
     if keep_rooms:
         doomed = doomed.where(members.c.room_id.not_in(list(keep_rooms)))
     async with engine.begin() as conn:

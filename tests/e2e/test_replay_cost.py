@@ -67,25 +67,40 @@ def table(backend: Backend) -> Iterator[Table]:
         server.stop()
 
 
+def bots_gone(client: Client) -> bool:
+    """Whether the latest room message shows no bot at the table."""
+    rooms = [r.message for r in client.received if r.message["type"] == "room"]
+    return bool(rooms) and all(seat["bot"] is None for seat in rooms[-1]["seats"])
+
+
 async def play_long_table(server: ServerProcess) -> tuple[str, int]:
-    """A 9-seat cash table of a person and 8 bots, played until its log holds ``LONG`` entries and
-    then left waiting for the person (who never moves again): the log stops growing."""
+    """A 9-seat cash table of a person and 8 bots, played until its log holds ``LONG`` entries; then
+    the host takes the bots out (each leaves after its hand), and with one player left the table
+    stops: its log no longer grows."""
     room, token = await open_room(server.http, 9, game="holdem", preset="fixed-limit-2-4")
     host = Client(server.ws, room, token)
     await host.connect()
     for seat in range(1, 9):
         assert (await host.host("add_bot", seat=seat))["type"] == "ack"
     await host.wait_state(lambda s: s["view"] is not None)
-    while True:
+    removing = False
+    acted = -1
+    while not (removing and bots_gone(host)):
         state = host.state
         assert state is not None and state["outcome"] is None
-        if state["legal"]:
-            if state["version"] >= LONG:
-                break  # the table waits for this seat from now on
+        if state["version"] >= LONG and not removing:
+            removing = True
+            for seat in range(1, 9):
+                # A bot leaves after the hand in play; one already gone (busted) is no bot.
+                reply = await host.host("remove_bot", seat=seat)
+                assert reply["type"] == "ack" or reply["code"] == "not_a_bot", reply
+            continue
+        if state["legal"] and acted < state["version"]:
+            acted = state["version"]
             reply = await host.act(folding(state["legal"]), version=state["version"])
             assert reply["type"] == "ack" or reply["code"] in ("stale_version", "not_your_turn"), reply
-        version = state["version"]
-        await host.wait_state(lambda s, v=version: s["version"] > v)
+            continue
+        await host.next()  # a new state, or the room's news
     async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
         first = await http.get(f"/api/rooms/{room}/games/1/replay", params={"count": 1}, headers=address())
     assert first.status_code == 200, first.text

@@ -897,6 +897,7 @@ class RoomManager:
         seat = replay.viewer_seat(room, game_no, seat, token, open_seats)
         replay.check_page(index.seats, seat, index.length, start, in_play)
         count = max(1, min(count, replay.PAGE_MAX))
+        length, marks = index.length, index.shown_marks()  # as the page is drawn (the walk may go on)
         frames = await replay_index.page(self.engine, room.id, game_no, index, seat, start, count, meter)
         # Seats are renumbered at each deal: its entry names who sat where; in the current game the
         # names seated now come first, as the table shows them (a table's newcomers, a taken seat).
@@ -906,8 +907,8 @@ class RoomManager:
                 names.extend([None] * (seat_no + 1 - len(names)))
                 names[seat_no] = member.name
         return {"game": room.game.name, "game_no": game_no, "seat": seat, "open_seats": open_seats,
-                "names": names, "players": index.players, "length": index.length, "start": start,
-                "frames": frames, "marks": index.shown_marks(), "in_play": in_play}
+                "names": names, "players": index.players, "length": length, "start": start,
+                "frames": frames, "marks": marks, "in_play": in_play}
 
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:

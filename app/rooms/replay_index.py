@@ -116,8 +116,6 @@ class GameIndex:
                     self.trimmed = index > 0 and any(row.get("type") in MARKS for row in entry.events)
                     self.next_version = entry.version
                     return applied
-            self.closed_at = self.closed_state = None
-            self.trimmed = False
             self.state, self.opened = state, opened
             for row in entry.events:
                 kind = MARKS.get(row.get("type", ""))
@@ -125,8 +123,11 @@ class GameIndex:
                     number = (row.get("data") or {}).get(kind)
                     self.marks.append({"index": index, "kind": kind, "number": number})
                 self.revealed = self.revealed or row.get("type") == "reveal"
+            # In this order the length a page reads meanwhile only grows, over entries walked.
             self.walked = index + 1
             self.next_version = entry.version + 1
+            self.closed_at = self.closed_state = None
+            self.trimmed = False
         return applied
 
 
@@ -202,7 +203,9 @@ async def page(engine: AsyncEngine, room_id: str, game_no: int, index: GameIndex
     """Frames ``start`` … ``start + count - 1`` (those the game has) for ``seat``, drawn from the
     kept state before ``start``: the entries read and replayed are the page's and at most
     ``STRIDE - 1`` before it."""
+    # What the page needs of the index, read at once: another request may walk it on meanwhile.
     end = min(start + count, index.length)
+    closed_at, closed_state, trimmed = index.closed_at, index.closed_state, index.trimmed
     if start >= end:
         return []
     checkpoint = index.checkpoints[start // STRIDE]
@@ -214,9 +217,9 @@ async def page(engine: AsyncEngine, room_id: str, game_no: int, index: GameIndex
         frames: list[dict[str, Any]] = []
         for offset, entry in enumerate(entries):
             at = checkpoint.index + offset
-            if at == index.closed_at:
-                if index.trimmed and at >= start:
-                    frames.append(trimmed_frame(index.game, index.closed_state, entry, seat))
+            if at == closed_at:
+                if trimmed and at >= start:
+                    frames.append(trimmed_frame(index.game, closed_state, entry, seat))
                 break
             state = apply_entry(index.game, index.sheet, state, entry)
             if at >= start:

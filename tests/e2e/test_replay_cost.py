@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from app.rooms.replay_index import STRIDE
 from tests.e2e.client import TIMEOUT, Client
 from tests.e2e.conftest import Backend
 from tests.e2e.test_bots import NO_DELAY, open_room
+from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
 
 # Log entries the table plays before it is replayed.
@@ -49,12 +51,14 @@ def replayed(server: ServerProcess) -> dict[str, float]:
 
 
 def folding(legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """A person who checks when they may and folds otherwise: the bots play the hands out."""
+    """A person who checks when they may and folds otherwise (the bots play the hands out), and
+    buys in again with the most they may when the blinds have eaten their stack."""
     for kind in ("check", "fold", "muck", "no_straddle", "run_once"):
         for action in legal:
             if action["type"] == kind:
                 return {"type": kind}
-    return dict(legal[0])
+    action = legal[0]
+    return concrete({**action, "min": action["max"]} if "max" in action else action, random.Random(0))
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app import games
+from app import games, json_codec
 from app.rooms import replay
 from app.rooms.bounds import INT_MAX
 from app.rooms.errors import RoomError
@@ -182,13 +183,16 @@ async def game_replay(
     seat: Annotated[int | None, Query(ge=0, le=31)] = None,
     start: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
     count: Annotated[int, Query(ge=1, le=replay.PAGE_MAX)] = replay.PAGE_MAX,
-) -> dict[str, Any]:
+) -> Response:
     """A game, one frame per log entry (``start``/``count`` page it) as a spectator was shown it, or
     with ``seat`` (and ``Authorization: Bearer <seat token>`` where the seat is not open to anyone) as
     that seat's player was: a finished game whole, one in play up to its last finished hand."""
     limit(request, "records")
     with replay_budget(request) as meter:
-        return await manager(request).replay(room_id, game_no, seat, bearer(request), start, count, meter)
+        body = await manager(request).replay(room_id, game_no, seat, bearer(request), start, count, meter)
+    # A page of a big table's frames is a large document: written out in a worker thread, not by the
+    # framework's encoder on the event loop.
+    return Response(await asyncio.to_thread(json_codec.dumps, body), media_type="application/json")
 
 
 @ops.get("/healthz")

@@ -93,6 +93,24 @@ class Settings(BaseSettings):
     # to follow a bot's move; 0 and 0 in tests).
     bot_delay_min: float = Field(0.6, ge=0)
     bot_delay_max: float = Field(1.5, ge=0)
+    # Per client address: log entries replayed a minute for replays, records and histories (the
+    # budget and its burst; 0 turns it off). A request is refused with 429 while the address's
+    # budget is in debt; what it replays is charged after it (a long game's first replay walks its
+    # log once, each page then costs what it holds).
+    replay_entries_per_minute: float = Field(30_000, ge=0)
+    # Per client address: sockets saying hello a second (and burst), spectators and players alike;
+    # past it the hello is refused with ``rate_limited`` and the socket closed (1008).
+    hellos_per_second: float = Field(5.0, ge=0)
+    hellos_burst: int = Field(20, ge=1)
+    # ``/metrics``: with a token, only ``Authorization: Bearer <token>`` may read it; without one,
+    # only a scrape that came straight to the app (no ``X-Forwarded-For``/``Forwarded`` header).
+    metrics_token: str | None = None
+    # The interactive API pages ``/docs`` and ``/redoc`` (they load scripts from a CDN): off unless set.
+    api_docs: bool = False
+    # Member rows that hold no seat (refused, left or kicked members; requests never admitted) and
+    # saved rule sheets no room uses, untouched this many days, are deleted (0: kept for ever).
+    member_retention_days: float = Field(30.0, ge=0)
+    sheet_retention_days: float = Field(180.0, ge=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -69,7 +69,9 @@ def startup_line(settings: Settings, where: str, serving: str = "") -> str:
     limits = (f"body {settings.max_body_bytes} B, sheet {settings.sheet_max_items} items/"
               f"{settings.sheet_max_bytes} B, per address a minute: rooms {settings.rooms_per_minute:g}, "
               f"joins {settings.joins_per_minute:g}, sheet saves {settings.sheet_saves_per_minute:g}, "
-              f"records {settings.records_per_minute:g}; "
+              f"records {settings.records_per_minute:g}, "
+              f"replayed entries {settings.replay_entries_per_minute:g}, "
+              f"hellos {settings.hellos_per_second:g}/s; "
               f"per member: {settings.member_rate:g} moves/s, {settings.chat_per_minute:g} chat lines/min, "
               f"{settings.max_sockets_per_member} sockets; frames {settings.ws_max_size} B")
     origin = settings.public_origin or "same host as the page"
@@ -106,19 +108,29 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         await rooms.start()
         log.info(startup_line(settings, where, serving_with(launcher, http, websocket)
                               + "; " + launch.describe(settings)))
+        if "*" in [part.strip() for part in settings.trusted_proxies.split(",")]:
+            log.warning("HOUSERULES_TRUSTED_PROXIES is *: any peer's X-Forwarded-For is believed, so a "
+                        "client that reaches the app directly (or through a proxy that appends to the "
+                        "header) chooses its own address and escapes every per-address limit."
+                        " Name the proxies.")
         try:
             yield
         finally:
             await rooms.stop()
             await engine.dispose()
 
-    app = FastAPI(title="Houserules", version="0.1.0", lifespan=lifespan)
+    # /docs and /redoc load their scripts from a CDN onto the origin that holds the players' tokens:
+    # off unless asked for (/openapi.json stays).
+    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None}
+    app = FastAPI(title="Houserules", version="0.1.0", lifespan=lifespan, **docs)  # type: ignore[arg-type]
     app.state.settings = settings
     app.state.limits = {
         "rooms": Buckets(settings.rooms_per_minute),
         "joins": Buckets(settings.joins_per_minute),
         "sheets": Buckets(settings.sheet_saves_per_minute),
         "records": Buckets(settings.records_per_minute),
+        "replayed": Buckets(settings.replay_entries_per_minute),
+        "hellos": Buckets(settings.hellos_per_second * 60, burst=settings.hellos_burst),
     }
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SingleHost)

@@ -94,6 +94,7 @@ class PortTaken(Exception):
 # off). The limits' own tests (tests/web/test_limits.py) set them back.
 LIFTED_LIMITS = {"HOUSERULES_ROOMS_PER_MINUTE": "0", "HOUSERULES_JOINS_PER_MINUTE": "0",
                  "HOUSERULES_SHEET_SAVES_PER_MINUTE": "0", "HOUSERULES_RECORDS_PER_MINUTE": "0",
+                 "HOUSERULES_REPLAY_ENTRIES_PER_MINUTE": "0", "HOUSERULES_HELLOS_PER_SECOND": "0",
                  "HOUSERULES_MEMBER_RATE": "10000",
                  "HOUSERULES_MEMBER_BURST": "10000"}
 

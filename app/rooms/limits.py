@@ -1,16 +1,41 @@
 """Token buckets: per client address for the HTTP calls that create things, per member for moves
-and chat (so a seat's many sockets share one allowance)."""
+and chat (so a seat's many sockets share one allowance); and the key a client address is counted
+under (an IPv6 client by its /64: one host is given a whole /64 and may use any address in it)."""
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from dataclasses import dataclass, field
 
 
+def address_key(host: str | None) -> str:
+    """The bucket key of a client address: an IPv4 address itself, an IPv6 address its /64 prefix
+    (an IPv4-mapped IPv6 address is its IPv4 address); anything else (a Unix socket, a test
+    client's name) as it is."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def whole_seconds(wait: float) -> int:
+    """A wait as said to a client (Retry-After, an error's text): whole seconds, rounded up, at
+    least 1, so a client never hears "wait 0 seconds" and comes back too early."""
+    return max(1, math.ceil(wait)) if math.isfinite(wait) else 3600
+
+
 @dataclass
 class Bucket:
-    """``rate`` tokens a second up to ``burst``; a call takes one."""
+    """``rate`` tokens a second up to ``burst``; a call takes one (or its ``cost``)."""
 
     rate: float
     burst: float
@@ -31,7 +56,19 @@ class Bucket:
         if self.tokens >= 1:
             self.tokens -= 1
             return 0.0
+        return self.wait()
+
+    def wait(self) -> float:
+        """The seconds until a token is there (0: one is)."""
+        if self.tokens >= 1:
+            return 0.0
         return (1 - self.tokens) / self.rate if self.rate > 0 else math.inf
+
+    def charge(self, cost: float, now: float | None = None) -> None:
+        """Takes ``cost`` tokens, into debt if need be: a cost known only once the work is done
+        (log entries walked) is paid after it, and the debt is waited off before the next call."""
+        self._refill(time.monotonic() if now is None else now)
+        self.tokens -= cost
 
     def full(self, now: float) -> bool:
         self._refill(now)
@@ -48,14 +85,31 @@ class Buckets:
         self.keep = keep
         self.buckets: dict[str, Bucket] = {}
 
-    def take(self, key: str) -> float:
-        """0 when allowed; else the seconds to wait (see ``Bucket.take``)."""
-        if self.rate <= 0:
-            return 0.0  # a rate of 0 turns the limit off
+    def _bucket(self, key: str) -> Bucket:
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.keep:
                 now = time.monotonic()
                 self.buckets = {k: b for k, b in self.buckets.items() if not b.full(now)}
             bucket = self.buckets[key] = Bucket(self.rate, self.burst)
-        return bucket.take()
+        return bucket
+
+    def take(self, key: str) -> float:
+        """0 when allowed; else the seconds to wait (see ``Bucket.take``)."""
+        if self.rate <= 0:
+            return 0.0  # a rate of 0 turns the limit off
+        return self._bucket(key).take()
+
+    def admit(self, key: str) -> float:
+        """0 when the key's budget is not in debt (the call may go ahead and ``charge`` its cost
+        after); else the seconds until it is paid off. Takes nothing."""
+        if self.rate <= 0:
+            return 0.0
+        bucket = self._bucket(key)
+        bucket._refill(time.monotonic())
+        return bucket.wait()
+
+    def charge(self, key: str, cost: float) -> None:
+        """Takes the cost of a call just made (see ``Bucket.charge``)."""
+        if self.rate > 0 and cost > 0:
+            self._bucket(key).charge(cost)

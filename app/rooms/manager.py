@@ -32,10 +32,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app import games
 from app.config import Settings
 from app.games.base import Game, IllegalAction
-from app.rooms import metrics, replay
+from app.rooms import metrics, replay, replay_index
 from app.rooms.bounds import is_room_id, is_sheet_id
 from app.rooms.errors import RoomError
-from app.rooms.room import NAME_MAX, Room, RoomGone, Subscriber, clean_text
+from app.rooms.room import NAME_MAX, RECORD_MAX_ENTRIES, Room, RoomGone, Subscriber, clean_text
 from app.rooms.tokens import hash_token, new_room_id, new_token
 from app.store import queries
 from app.store.notify import CHANNEL, HAND_MAX_BYTES, Listener, hand, notify
@@ -127,6 +127,8 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 class RoomManager:
     def __init__(self, engine: AsyncEngine, settings: Settings) -> None:
         self.engine = engine
+        # Each game's replay walked once and kept (app/rooms/replay_index.py).
+        self.replays = replay_index.ReplayIndexes(engine)
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -614,7 +616,8 @@ class RoomManager:
                 log.exception("housekeeping failed")
 
     async def sweep(self) -> None:
-        """Unload idle rooms; delete abandoned lobbies and finished rooms past their retention."""
+        """Unload idle rooms; delete abandoned lobbies and finished rooms past their retention, then
+        unused member rows and saved sheets past theirs."""
         now = time.monotonic()
         for room in list(self.rooms.values()):
             if room.idle(now, self.settings.idle_unload_seconds):
@@ -642,6 +645,20 @@ class RoomManager:
                     await self._unload(stale, force=True)
             if gone:
                 log.info("deleted %d %s rooms past their retention", len(gone), status)
+        await self._expire_unused()
+
+    async def _expire_unused(self) -> None:
+        """Delete member rows that hold no seat and saved sheets no room uses, past their retention."""
+        if self.settings.member_retention_days > 0:
+            before = time.time() - self.settings.member_retention_days * 86400
+            count = await queries.delete_unused_members(self.engine, before, list(self.rooms))
+            if count:
+                log.info("deleted %d member rows holding no seat past their retention", count)
+        if self.settings.sheet_retention_days > 0:
+            before = time.time() - self.settings.sheet_retention_days * 86400
+            count = await queries.delete_unused_sheets(self.engine, before)
+            if count:
+                log.info("deleted %d saved sheets no room used past their retention", count)
 
     async def _unload(self, room: Room, *, force: bool = False) -> None:
         async with room.lock:
@@ -864,44 +881,52 @@ class RoomManager:
         message.pop("type")
         return message
 
-    async def history(self, room_id: str, token: str | None) -> tuple[str, str]:
-        """The room's game record as the token's seat (or a spectator, without one) may see it."""
+    async def history(self, room_id: str, token: str | None, meter: replay_index.Meter) -> tuple[str, str]:
+        """The room's game record as the token's seat (or a spectator, without one) may see it; it
+        covers the current game, so ``meter`` is charged the game's log entries."""
         room = await self.get(room_id)
+        meter.entries += max(1, room.version - room.deal_version + 1)
         return room.history(token)
 
-    async def record(self, room_id: str, token: str | None) -> tuple[str, dict[str, Any]]:
-        """The current game's verifiable record as the token's seat (or a spectator) may see it."""
+    async def record(self, room_id: str, token: str | None, meter: replay_index.Meter
+                     ) -> tuple[str, dict[str, Any]]:
+        """The current game's verifiable record as the token's seat (or a spectator) may see it;
+        ``meter`` is charged the log entries it reads."""
         while True:
             room = await self.get(room_id)
             try:
-                return await room.record(token)
+                name, body = await room.record(token)
             except RoomGone:
                 continue
-
+            meter.entries += min(RECORD_MAX_ENTRIES, max(1, room.version - room.deal_version + 1))
+            return name, body
 
     async def replay(self, room_id: str, game_no: int, seat: int | None, token: str | None, start: int,
-                     count: int) -> dict[str, Any]:
+                     count: int, meter: replay_index.Meter) -> dict[str, Any]:
         """Frames of a game as ``seat`` (``None``: a spectator) was shown it: a finished game whole,
-        the current one up to its last finished hand (see app/rooms/replay.py)."""
+        the current one up to its last finished hand (see app/rooms/replay.py). The log entries
+        replayed for it are added to ``meter``."""
         room = await self.get(room_id)
         replay.check_game(game_no, room.game_no)
         in_play = game_no == room.game_no and (room.state is None or room.game.outcome(room.state) is None)
-        entries = await queries.game_log(self.engine, room.id, game_no)
+        index = await self.replays.index(room.id, game_no, room.game, room.sheet, in_play, meter)
         # In play only the parts whose shuffle keys are out are shown, so any seat's view of them.
-        open_seats = in_play or replay.revealed(entries)
+        open_seats = in_play or index.revealed
         seat = replay.viewer_seat(room, game_no, seat, token, open_seats)
-        # Rebuilding a long game takes a while: off the event loop, so other rooms keep moving.
-        result = await asyncio.to_thread(replay.frames, room.game, room.sheet, entries, seat, start, count,
-                                         in_play)
+        replay.check_page(index.seats, seat, index.length, start, in_play)
+        count = max(1, min(count, replay.PAGE_MAX))
+        length, marks = index.length, index.shown_marks()  # as the page is drawn (the walk may go on)
+        frames = await replay_index.page(self.engine, room.id, game_no, index, seat, start, count, meter)
         # Seats are renumbered at each deal: its entry names who sat where; in the current game the
         # names seated now come first, as the table shows them (a table's newcomers, a taken seat).
-        names = replay.seat_names(entries, result["players"])
+        names = list(index.names)
         if game_no == room.game_no:
             for seat_no, member in room.seated().items():
                 names.extend([None] * (seat_no + 1 - len(names)))
                 names[seat_no] = member.name
         return {"game": room.game.name, "game_no": game_no, "seat": seat, "open_seats": open_seats,
-                "names": names, **result}
+                "names": names, "players": index.players, "length": length, "start": start,
+                "frames": frames, "marks": marks, "in_play": in_play}
 
     async def healthy(self) -> bool:
         async with self.engine.connect() as conn:

@@ -15,8 +15,10 @@ secrets do:
   those cards anyway. The part in play is never shown, and a game with no finished part (say one
   whose keys all come at its end) has no replay until it ends.
 
-Frames come in pages (``start``, ``count``); each request rebuilds the game from its deal, which costs
-about as much as loading the room.
+Frames come in pages (``start``, ``count``). A game in play replays up to the first entry with a
+shuffle still closed: when that entry ended the part before it, it is shown trimmed (``trimmed_frame``).
+The game is walked once and a page drawn from a kept state near it (app/rooms/replay_index.py), so a
+page costs what it holds, not what the game holds.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.base import Game, RuleSheetBase
+from app.games.base import Game
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
-from app.rooms.room import Room, _event_json, _visible, apply_entry
+from app.rooms.room import Room, _event_json, _visible
 from app.rooms.tokens import hash_token
 from app.store.queries import LogEntry
 
@@ -40,24 +42,6 @@ MARKS = {"deal_started": "deal", "hand_started": "hand"}
 def _events_for(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
     """The entry's events as the seat (``None``: a spectator) was shown them."""
     return [_event_json(entry, row) for row in entry.events if _visible(row, seat)]
-
-
-def _marks(entries: Sequence[LogEntry]) -> list[dict[str, Any]]:
-    """Where the game and each later deal or hand start (frame index), for jumping. A game's first
-    deal is its start: the engines announce only the deals after it."""
-    marks: list[dict[str, Any]] = [{"index": 0, "kind": "start", "number": None}]
-    for index, entry in enumerate(entries):
-        for row in entry.events:
-            field = MARKS.get(row.get("type", ""))
-            if field is not None and index > 0:
-                marks.append({"index": index, "kind": field, "number": (row.get("data") or {}).get(field)})
-    return marks
-
-
-def _keyed(entries: Sequence[LogEntry]) -> set[str]:
-    """The labels of the shuffles whose keys the log has published (docs/fairness.md)."""
-    return {str((row.get("data") or {}).get("label")) for entry in entries for row in entry.events
-            if row.get("type") == "shuffle_key"}
 
 
 def _trimmed_events(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
@@ -73,68 +57,32 @@ def _trimmed_events(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
     return rows
 
 
-def _frame(game: Game[Any, Any], state: Any, entry: LogEntry, seat: int | None) -> dict[str, Any]:
+def frame(game: Game[Any, Any], state: Any, entry: LogEntry, seat: int | None) -> dict[str, Any]:
+    """The frame of a log entry: the state after it as the seat saw it, and its events."""
     outcome = game.outcome(state)
     return {"version": entry.version, "view": game.view(state, seat), "events": _events_for(entry, seat),
             "outcome": None if outcome is None else outcome.to_json()}
 
 
-def frames(game: Game[Any, Any], sheet: RuleSheetBase, entries: Sequence[LogEntry], seat: int | None,
-           start: int, count: int, in_play: bool = False) -> dict[str, Any]:
-    """Frames ``start`` … ``start + count - 1`` of the game logged in ``entries`` (its deal first),
-    drawn for ``seat`` (``None``: a spectator), with the game's seat count, length and marks.
+def trimmed_frame(game: Game[Any, Any], state: Any, entry: LogEntry, seat: int | None) -> dict[str, Any]:
+    """The frame of an entry that ended one part of a game in play and began the next (the part in
+    play began in the same move: its mark is among the entry's events): the events before the
+    mark, over the game's ``view_between``."""
+    return {"version": entry.version, "view": game.view_between(state, seat),
+            "events": _trimmed_events(entry, seat), "outcome": None}
 
-    ``in_play``: the game has not ended, and only its finished parts are shown. A frame is shown when
-    every shuffle the game had made by then has its key published in the log (``shuffle_key``: all
-    of its cards may be known, so every seat's view of it may be too); the first frame with a shuffle
-    still closed ends the replay. When that frame's entry ended the part before it (the part in play
-    began in the same move: its mark is among the entry's events), it is shown trimmed: the events
-    before the mark, over the game's ``view_between``. Asking for frames past the end is refused
-    (``hand_in_play``), and a game with no finished part yet has no replay (``game_not_over``)."""
-    if not entries or entries[0].kind != "deal":
-        raise RoomError("unknown_game", "This room has no such game.", 404)
-    players = int(entries[0].action["players"])
-    # A table game has seats beyond the deal's, where newcomers sit down later.
-    seats = max(players, game.seat_count(apply_entry(game, sheet, None, entries[0])))
+
+def check_page(seats: int, seat: int | None, length: int, start: int, in_play: bool) -> None:
+    """Refusals of a page: a seat the game has not; in play, nothing finished yet
+    (``game_not_over``) or frames past the last finished part (``hand_in_play``)."""
     if seat is not None and not 0 <= seat < seats:
         raise RoomError("bad_seat", f"Choose a seat from 1 to {seats}.", 422)
-    count = max(1, min(count, PAGE_MAX))
-    keyed = _keyed(entries) if in_play else None
-    opened = 0  # the game's first shuffles whose keys are out: never asked for again
-    length = len(entries)
-    trimmed = False
-    state: Any = None
-    page: list[dict[str, Any]] = []
-    for index, entry in enumerate(entries):
-        state = apply_entry(game, sheet, state, entry)
-        if keyed is not None:
-            closed = False
-            for shuffle in game.shuffles(state, opened):
-                if shuffle.label not in keyed:
-                    closed = True
-                    break
-                opened += 1
-            if closed:
-                trimmed = index > 0 and any(row.get("type") in MARKS for row in entry.events)
-                length = index + 1 if trimmed else index
-                if trimmed and start <= index < start + count:
-                    page.append({"version": entry.version, "view": game.view_between(state, seat),
-                                 "events": _trimmed_events(entry, seat), "outcome": None})
-                break
-        elif index >= start + count:
-            break
-        if start <= index < start + count:
-            page.append(_frame(game, state, entry, seat))
     if in_play:
         if length == 0:
             raise RoomError("game_not_over", "This game has not ended; its replay opens when it does.", 409)
         if start >= length:
             raise RoomError("hand_in_play", "Those moves belong to a hand still in play; they can be "
                             "watched once it ends.", 409)
-    # A trimmed frame's mark is the part in play's: the frame shows the end of the part before.
-    marks = [mark for mark in _marks(entries) if mark["index"] < length - trimmed]
-    return {"players": players, "length": length, "start": start, "frames": page, "marks": marks,
-            "in_play": in_play}
 
 
 def check_game(game_no: int, current_no: int) -> None:
@@ -156,12 +104,6 @@ def seat_names(entries: Sequence[LogEntry], players: int) -> list[str | None]:
     return names
 
 
-def revealed(entries: Sequence[LogEntry]) -> bool:
-    """Whether the game's secrets are out: a fair deal's ``reveal`` (docs/fairness.md) gives its
-    server seed at the game's end, from which every card it dealt can be worked out."""
-    return any(row.get("type") == "reveal" for entry in reversed(entries) for row in entry.events)
-
-
 def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,
                 open_seats: bool) -> int | None:
     """The seat whose frames the caller may see: ``None`` (a spectator's) for anyone; any seat when
@@ -179,3 +121,4 @@ def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,
             or room._took_over(member)):
         raise RoomError("not_your_seat", "Only the player of that seat may watch the game from it.", 403)
     return seat
+

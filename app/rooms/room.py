@@ -44,7 +44,7 @@ from app.rooms import metrics, standin
 from app.rooms.bounds import is_token
 from app.rooms.errors import RoomError
 from app.rooms.fairness import Fairness, build_record
-from app.rooms.limits import Bucket
+from app.rooms.limits import Bucket, whole_seconds
 from app.rooms.tokens import hash_token, new_token
 from app.store import queries
 from app.store.queries import LogEntry, RoomRecord, VersionConflict
@@ -558,8 +558,9 @@ class Room:
         if wait <= 0:
             return False
         metrics.REFUSED.labels("rate_limited").inc()
-        sub.send(_dumps(self.error(msg_id, "rate_limited",
-                                   f"Too many messages from your seat; wait {wait:.1f} seconds.")))
+        seconds = whole_seconds(wait)  # never "wait 0.0 seconds"
+        sub.send(_dumps(self.error(msg_id, "rate_limited", f"Too many messages from your seat; wait "
+                                   f"{seconds} second{'s' if seconds != 1 else ''}.")))
         return True
 
     def _refuse(self, sub: Subscriber, msg_id: str, code: str, message: str) -> None:

@@ -609,3 +609,55 @@ async def game_log(engine: AsyncEngine, room_id: str, game_no: int) -> list[LogE
             select(log).where(log.c.room_id == room_id, log.c.game_no == game_no)
             .order_by(log.c.version))).all()
     return [_entry(row) for row in rows]
+
+
+async def game_log_from(engine: AsyncEngine, room_id: str, game_no: int, first: int, *,
+                        limit: int) -> list[LogEntry]:
+    """At most ``limit`` log entries of one game of a room from version ``first`` on (oldest first):
+    a replay reads the part of a game it draws, not the whole game."""
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(log).where(log.c.room_id == room_id, log.c.game_no == game_no, log.c.version >= first)
+            .order_by(log.c.version).limit(limit))).all()
+    return [_entry(row) for row in rows]
+
+
+async def delete_unused_members(engine: AsyncEngine, before: float, keep_rooms: Sequence[str],
+                                limit: int = 500) -> int:
+    """Deletes member rows that hold no seat (refused, left or kicked members, join requests never
+    answered) of rooms with no change since ``before`` (Unix seconds), but for rooms in
+    ``keep_rooms`` (loaded here: their members are in memory) and for the members who held a seat
+    in the room's current game (a kicked player's row tells that their seat's newcomer took it
+    over, so the newcomer never gets the earlier holder's private record). Returns how many."""
+    cutoff = datetime.fromtimestamp(before, tz=UTC)
+    old_rooms = select(rooms.c.id).where(
+        or_(rooms.c.active_at < before, and_(rooms.c.active_at.is_(None), rooms.c.created_at < cutoff)))
+    deal_version = select(rooms.c.deal_version).where(rooms.c.id == members.c.room_id).scalar_subquery()
+    game_no = select(rooms.c.game_no).where(rooms.c.id == members.c.room_id).scalar_subquery()
+    doomed = select(members.c.id).where(
+        members.c.status.in_(("gone", "pending")), members.c.created_at < cutoff,
+        members.c.room_id.in_(old_rooms),
+        # Not a seat's holder who left it during the current game (a lobby has no game yet).
+        or_(members.c.seat.is_(None), members.c.seat_since.is_(None), members.c.seat_since < deal_version,
+            game_no == 0))
+    if keep_rooms:
+        doomed = doomed.where(members.c.room_id.not_in(list(keep_rooms)))
+    async with engine.begin() as conn:
+        ids = [row[0] for row in await conn.execute(doomed.limit(limit))]
+        if ids:
+            await conn.execute(delete(members).where(members.c.id.in_(ids)))
+    return len(ids)
+
+
+async def delete_unused_sheets(engine: AsyncEngine, before: float, limit: int = 500) -> int:
+    """Deletes saved rule sheets (every version) that no room was made from and whose latest
+    version was saved before ``before`` (Unix seconds). Returns how many sheets."""
+    cutoff = datetime.fromtimestamp(before, tz=UTC)
+    used = select(rooms.c.sheet_id).where(rooms.c.sheet_id.is_not(None))
+    doomed = (select(sheets.c.id).where(sheets.c.id.not_in(used)).group_by(sheets.c.id)
+              .having(func.max(sheets.c.created_at) < cutoff).limit(limit))
+    async with engine.begin() as conn:
+        ids = [row[0] for row in await conn.execute(doomed)]
+        if ids:
+            await conn.execute(delete(sheets).where(sheets.c.id.in_(ids)))
+    return len(ids)

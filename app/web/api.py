@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app import games
+from app import games, json_codec
 from app.rooms import replay
 from app.rooms.bounds import INT_MAX
 from app.rooms.errors import RoomError
-from app.rooms.limits import Buckets
+from app.rooms.limits import Buckets, whole_seconds
 from app.rooms.manager import RoomManager
+from app.rooms.replay_index import Meter
+from app.web.client_address import client_key, forwarded
 from app.web.schemas import (
     ErrorOut,
     GameInfo,
@@ -43,14 +49,35 @@ def bearer(request: Request) -> str | None:
     return token or None
 
 
+def _rate_limited(wait: float) -> RoomError:
+    seconds = whole_seconds(wait)
+    return RoomError("rate_limited", f"Too many requests from your address; try again in {seconds} "
+                     f"second{'s' if seconds != 1 else ''}.", 429, retry_after=seconds)
+
+
 def limit(request: Request, kind: str) -> None:
     """Per client address token bucket of ``kind`` (rooms, joins, sheets, records): 429 with Retry-After."""
     buckets: Buckets = request.app.state.limits[kind]
-    address = request.client.host if request.client is not None else "unknown"
-    wait = buckets.take(address)
+    wait = buckets.take(client_key(request))
     if wait > 0:
-        raise RoomError("rate_limited", "Too many requests from your address; try again in a moment.",
-                        429, retry_after=wait)
+        raise _rate_limited(wait)
+
+
+@contextmanager
+def replay_budget(request: Request) -> Iterator[Meter]:
+    """The per-address budget of log entries replayed (records, histories, replays): refused with
+    429 while the address's budget is in debt; what the request replayed is charged when it ends,
+    refused or not."""
+    buckets: Buckets = request.app.state.limits["replayed"]
+    key = client_key(request)
+    wait = buckets.admit(key)
+    if wait > 0:
+        raise _rate_limited(wait)
+    meter = Meter()
+    try:
+        yield meter
+    finally:
+        buckets.charge(key, meter.entries)
 
 
 def manager(request: Request) -> RoomManager:
@@ -132,7 +159,8 @@ async def room_history(room_id: str, request: Request) -> PlainTextResponse:
     """The finished deals in the game's exchange format (Hold'em: a PHH set), filtered like a view:
     with ``Authorization: Bearer <seat token>`` as that seat saw them, without it as a spectator."""
     limit(request, "records")
-    name, text = await manager(request).history(room_id, bearer(request))
+    with replay_budget(request) as meter:
+        name, text = await manager(request).history(room_id, bearer(request), meter)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
@@ -144,7 +172,8 @@ async def room_record(room_id: str, request: Request) -> JSONResponse:
     """The current game's verifiable record (docs/fairness.md), filtered like a view: with
     ``Authorization: Bearer <seat token>`` as that seat saw it, without it as a spectator."""
     limit(request, "records")
-    name, body = await manager(request).record(room_id, bearer(request))
+    with replay_budget(request) as meter:
+        name, body = await manager(request).record(room_id, bearer(request), meter)
     return JSONResponse(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
@@ -154,12 +183,16 @@ async def game_replay(
     seat: Annotated[int | None, Query(ge=0, le=31)] = None,
     start: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
     count: Annotated[int, Query(ge=1, le=replay.PAGE_MAX)] = replay.PAGE_MAX,
-) -> dict[str, Any]:
+) -> Response:
     """A game, one frame per log entry (``start``/``count`` page it) as a spectator was shown it, or
     with ``seat`` (and ``Authorization: Bearer <seat token>`` where the seat is not open to anyone) as
     that seat's player was: a finished game whole, one in play up to its last finished hand."""
     limit(request, "records")
-    return await manager(request).replay(room_id, game_no, seat, bearer(request), start, count)
+    with replay_budget(request) as meter:
+        body = await manager(request).replay(room_id, game_no, seat, bearer(request), start, count, meter)
+    # A page of a big table's frames is a large document: written out in a worker thread, not by the
+    # framework's encoder on the event loop.
+    return Response(await asyncio.to_thread(json_codec.dumps, body), media_type="application/json")
 
 
 @ops.get("/healthz")
@@ -171,6 +204,13 @@ async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok"})
 
 
-@ops.get("/metrics")
-async def metrics() -> Response:
+@ops.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics: with ``HOUSERULES_METRICS_TOKEN`` set, to its bearer only; without it, only
+    to a scrape that reached the app directly (not through a proxy). Anyone else gets a 404."""
+    token: str | None = request.app.state.settings.metrics_token
+    given = bearer(request)
+    if (token and (given is None or not secrets.compare_digest(given.encode(), token.encode()))) or (
+            not token and forwarded(request)):
+        return JSONResponse({"code": "not_found", "message": "Not Found"}, status_code=404)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -28,9 +28,11 @@ from app.config import Settings
 from app.rooms import metrics
 from app.rooms.bounds import INT_MAX, MSG_ID_PATTERN, json_problem
 from app.rooms.errors import RoomError
+from app.rooms.limits import whole_seconds
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.web import frames
+from app.web.client_address import client_key
 from app.web.schemas import (
     CLIENT_MESSAGE,
     MESSAGE_TYPES,
@@ -220,10 +222,11 @@ class Connection:
                 self.started = None
 
 
-def _error(msg_id: Any, code: str, message: str) -> str:
+def _error(msg_id: Any, code: str, message: str, **extra: Any) -> str:
     metrics.REFUSED.labels(code).inc()
-    return json_codec.dumps({"type": "error", "id": msg_id if isinstance(msg_id, str) else None,
-                             "code": code, "message": message})
+    # An id is echoed only when it is one (a lone surrogate, say, cannot even be written as JSON).
+    echoed = msg_id if isinstance(msg_id, str) and _MSG_ID.fullmatch(msg_id) is not None else None
+    return json_codec.dumps({"type": "error", "id": echoed, "code": code, "message": message, **extra})
 
 
 # Matched whole (``fullmatch``: a ``$`` in ``re`` would let a final newline through).
@@ -250,7 +253,7 @@ def _plain_action(data: dict[str, Any]) -> PlainMove | None:
         return None
     if version is not None and (type(version) is not int or not 0 <= version <= INT_MAX):
         return None
-    if type(action) is not dict or json_problem(action) is not None:
+    if type(action) is not dict or json_problem(action) is not None or type(action.get("type")) is not str:
         return None
     return PlainMove(msg_id, version, action)
 
@@ -271,6 +274,11 @@ def parse(text: str) -> tuple[Any, str | None]:
     fast = _plain_action(data)
     if fast is not None:
         return fast, None
+    action = data.get("action")
+    if data.get("type") == "action" and isinstance(action, dict) and "type" in action \
+            and not isinstance(action["type"], str):
+        # The games look an action up by its type: a list or an object there is no action at all.
+        return None, _error(msg_id, "bad_message", "Field 'action.type': an action's type is a text.")
     try:
         return CLIENT_MESSAGE.validate_python(data), None
     except ValidationError as error:
@@ -341,6 +349,16 @@ async def _handshake(ws: WebSocket, conn: Connection, rooms: RoomManager, room_i
     if message is None or not isinstance(message, Hello):
         conn.send(error or _error(getattr(message, "id", None), "hello_first", "Say hello first."))
         conn.close(CLOSE_POLICY, "hello first")
+        return None
+    # Each hello attaches a socket to a room (presence, catch-up): an address may say only so many a
+    # second, spectators and players alike.
+    wait = ws.app.state.limits["hellos"].take(client_key(ws))
+    if wait > 0:
+        seconds = whole_seconds(wait)
+        conn.send(_error(None, "rate_limited", f"Too many connections from your address; try again in "
+                         f"{seconds} second{'s' if seconds != 1 else ''}.", retry_after=seconds))
+        metrics.CLOSES.labels("hello_rate").inc()
+        conn.close(CLOSE_POLICY, "rate_limited")
         return None
     try:
         room = await rooms.attach(room_id, conn, message.token, message.last_version)

@@ -144,3 +144,36 @@ def test_scale_out_compose_runs_replicas_behind_nginx_hashing_the_room_id() -> N
     for path in ("^/ws/", "^/r/", "^/api/rooms/"):
         assert path in nginx
     assert "proxy_set_header Upgrade $http_upgrade;" in nginx
+
+
+def _compose(path: str) -> str:
+    result = subprocess.run([tool("docker-compose"), "-f", path, "config"], cwd=ROOT,
+                            env={**os.environ, "POSTGRES_PASSWORD": "secret"}, capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_every_shipped_config_names_its_trusted_proxies_exactly() -> None:
+    """A trusted ``*`` with nginx appending to X-Forwarded-For let every client choose its address:
+    the scaled setup trusts exactly its own compose network, whose subnet it fixes."""
+    import ipaddress
+    import re
+
+    for path in ("compose.scale.yml", "docker-compose.yml"):
+        config = _compose(path)
+        trusted = re.search(r"HOUSERULES_TRUSTED_PROXIES: (\S+)", config)
+        subnet = re.search(r"subnet: (\S+)", config)
+        assert trusted is not None and subnet is not None, path
+        assert "*" not in trusted.group(1), path
+        for entry in trusted.group(1).strip("'\"").split(","):
+            ipaddress.ip_network(entry)  # an address or a network, nothing looser
+        network = ipaddress.ip_network(subnet.group(1))
+        assert network.is_private, path
+    assert re.search(r"HOUSERULES_TRUSTED_PROXIES: \"?172\.29\.86\.0/24", _compose("compose.scale.yml"))
+    assert "subnet: 172.29.86.0/24" in _compose("compose.scale.yml")
+    nginx = (ROOT / "deploy" / "nginx-scale.conf").read_text()
+    # nginx appends the address it saw; the app believes the right-most untrusted entry.
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in nginx
+    # /metrics is not published through the proxy.
+    assert re.search(r"location = /metrics \{\s*return 404;", nginx)

@@ -132,6 +132,10 @@ async def test_a_finished_game_replays_the_views_each_seat_was_sent(
         # A game dealt before deals were fair never revealed its seed: there a seat's frames are its
         # player's only (another player's token or none is refused), a spectator's open to all.
         await forget_fairness(backend.database_url(), room)
+        # A server walks a game's log once and keeps the walk (the log only grows): one started anew
+        # reads the log as it has just been made.
+        server.stop()
+        server.start()
         for params, status, headers in (({"seat": 1}, 403, host_token), ({"seat": 0}, 403, {}),
                                         ({"seat": 0}, 200, host_token), ({}, 200, {})):
             answer = await http.get(f"/api/rooms/{room}/games/1/replay", params=params, headers=headers)

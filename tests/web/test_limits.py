@@ -6,6 +6,7 @@ loopback), as the limits are per address."""
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -216,6 +217,9 @@ async def test_chat_and_moves_are_limited_per_member_over_all_their_sockets(
             talker = talkers[i % 2]
             await talker.send({"type": "chat", "id": f"c-{i}", "text": f"line {i}"})
             reply = await talker.reply(f"c-{i}")
+            if reply["type"] == "error" and reply["code"] == "rate_limited":
+                # The wait is said in whole seconds, at least 1 (never "wait 0.0 seconds").
+                assert re.search(r"wait [1-9]\d* seconds?\.$", reply["message"]), reply
             key = reply["type"] if reply["type"] == "ack" else reply["code"]
             answers[key] = answers.get(key, 0) + 1
         for i in range(40):

@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Event("kind", …), event("kind", …), m.emit("kind", …), _public("kind", …), {"type": "kind", …},
 # and the kinds chosen by a condition: "bet" if … else "raise".
-EMITTED = re.compile(r"""(?:\bEvent|\bevent|\bemit|_public)\(\s*"([a-z_]+)"|\{"type":\s*"([a-z_]+)",\s*"data\"""")
+EMITTED = re.compile(
+    r"""(?:\bEvent|\bevent|\bemit|_public)\(\s*"([a-z_]+)"|\{"type":\s*"([a-z_]+)",\s*"data\""""
+)
 CHOSEN = re.compile(r"""\b(?:kind|event)\s*\(?\s*=?\s*"([a-z_]+)"\s+if\s+[^\n]*?\s+else\s+"([a-z_]+)\"""")
 # Room events that are the room's own (fair deal, result, a deal) rather than a game's.
 ROOM_SOURCES = ("app/rooms/room.py", "app/rooms/fairness.py")
@@ -50,7 +52,9 @@ def _concrete(action: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return dict(action)
 
 
-def playout_events(name: str, *, games_per_sheet: int = 2, steps: int = 1500) -> dict[str, list[dict[str, Any]]]:
+def playout_events(
+    name: str, *, games_per_sheet: int = 2, steps: int = 1500
+) -> dict[str, list[dict[str, Any]]]:
     """Events by kind, as the room sends them (the mover's seat first, the event's data over it),
     from random games of every preset of game ``name``."""
     game = games.GAMES[name]
@@ -90,15 +94,41 @@ def room_samples(players: list[str]) -> list[dict[str, Any]]:
     """The room's own events, shaped as room.py and fairness.py write them."""
     return [
         {"seat": None, "type": "deal", "game_no": 1, "players": len(players), "version": 1},
-        {"seat": 0, "type": "game_result", "game_no": 1, "winners": players[:1], "losers": players[-1:],
-         "players": players, "version": 2},
-        {"seat": 1, "type": "game_result", "game_no": 2, "winners": players[:2], "losers": [],
-         "players": players, "version": 3},
-        {"seat": None, "type": "shuffle_commitment", "game_no": 1, "label": "deal-1", "commitment": "ab" * 32,
-         "version": 1},
+        {
+            "seat": 0,
+            "type": "game_result",
+            "game_no": 1,
+            "winners": players[:1],
+            "losers": players[-1:],
+            "players": players,
+            "version": 2,
+        },
+        {
+            "seat": 1,
+            "type": "game_result",
+            "game_no": 2,
+            "winners": players[:2],
+            "losers": [],
+            "players": players,
+            "version": 3,
+        },
+        {
+            "seat": None,
+            "type": "shuffle_commitment",
+            "game_no": 1,
+            "label": "deal-1",
+            "commitment": "ab" * 32,
+            "version": 1,
+        },
         {"seat": 0, "type": "shuffle_key", "game_no": 1, "label": "deal-1", "key": "cd" * 32, "version": 4},
         {"seat": 0, "type": "reveal", "game_no": 1, "server_seed": "ef" * 32, "version": 5},
-        {"seat": None, "type": "fair_round", "game_no": 1, "label": "hand-2", "contributions": ["00" * 16, None],
-         "version": 6},
+        {
+            "seat": None,
+            "type": "fair_round",
+            "game_no": 1,
+            "label": "hand-2",
+            "contributions": ["00" * 16, None],
+            "version": 6,
+        },
         {"seat": 0, "type": "round_reveal", "game_no": 1, "labels": ["hand-1", "hand-2"], "version": 7},
     ]

@@ -4,6 +4,7 @@ and on every kind the engines' code emits. No event may reach the generic "<type
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -19,10 +20,30 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 NAMES = ["Juhani", "Kati", "Mari", "Tõnu"]
 # Data for a kind no random game reached: the fields the engines' events carry, each filled.
 GENERIC = {
-    "seat": 1, "seats": [2], "cards": ["Ah", "Kd"], "card": "Qs", "nine": "9h", "colour": "red", "amount": 40,
-    "to": 120, "value": 120, "count": 2, "buy_in": 100, "post": False, "button": 0, "players": 3,
-    "run_twice": True, "small_blind": 10, "big_blind": 20, "ante": 0, "level": 2, "hand": 3, "winner": 0,
-    "points": [0, 100, 0], "guesses": {"1": "red"}, "version": 1,
+    "seat": 1,
+    "seats": [2],
+    "cards": ["Ah", "Kd"],
+    "card": "Qs",
+    "nine": "9h",
+    "colour": "red",
+    "amount": 40,
+    "to": 120,
+    "value": 120,
+    "count": 2,
+    "buy_in": 100,
+    "post": False,
+    "button": 0,
+    "players": 3,
+    "run_twice": True,
+    "small_blind": 10,
+    "big_blind": 20,
+    "ante": 0,
+    "level": 2,
+    "hand": 3,
+    "winner": 0,
+    "points": [0, 100, 0],
+    "guesses": {"1": "red"},
+    "version": 1,
 }
 # What a fallback or a broken template leaves in a line.
 BROKEN = re.compile(r"undefined|NaN|null|\[object|\{\w+\}|\b[a-z]+_[a-z_]+\b")
@@ -30,15 +51,16 @@ BROKEN = re.compile(r"undefined|NaN|null|\[object|\{\w+\}|\b[a-z]+_[a-z_]+\b")
 WORDING = """async (samples) => {
   const { eventText } = await import("/static/js/eventlog.js");
   const { TABLES } = await import("/static/js/tables/index.js");
-  const names = %s;
-  const seatName = (seat) => (seat === null || seat === undefined ? "Spectator" : names[seat] || `Seat ${seat + 1}`);
+  const names = NAMES;
+  const seatName = (seat) => (seat === null || seat === undefined
+    ? "Spectator" : names[seat] || `Seat ${seat + 1}`);
   const out = [];
   for (const [game, events] of Object.entries(samples)) {
     const module = await TABLES[game]();
     for (const event of events) out.push({ game, event, ...eventText(event, module, seatName) });
   }
   return out;
-}""" % NAMES
+}""".replace("NAMES", json.dumps(NAMES))
 
 
 def all_samples() -> dict[str, list[dict[str, Any]]]:
@@ -71,12 +93,19 @@ def test_every_event_of_every_game_is_worded(people: Callable[..., Player], serv
     assert len(lines) > 60
     fallbacks = sorted({f"{line['game']}: {line['event']['type']}" for line in lines if not line["worded"]})
     assert not fallbacks, f"{lang}: events without their own wording: {fallbacks}"
-    broken = sorted({f"{line['game']}: {line['event']['type']}: {line['text']!r}"
-                     for line in lines if BROKEN.search(line["text"]) or not line["text"].strip()})
+    broken = sorted(
+        {
+            f"{line['game']}: {line['event']['type']}: {line['text']!r}"
+            for line in lines
+            if BROKEN.search(line["text"]) or not line["text"].strip()
+        }
+    )
     assert not broken, f"{lang}: lines with holes: {broken}"
     # The tournament's end names its winner, and an elimination the players who are out, not the
     # mover whose move ended the hand.
-    ends = [line for line in lines if line["event"]["type"] == "tournament_over" and line["event"].get("winner") is not None]
+    ends = [
+        x for x in lines if x["event"]["type"] == "tournament_over" and x["event"].get("winner") is not None
+    ]
     for line in ends:
         assert NAMES[line["event"]["winner"]] in line["text"], line
     for line in (x for x in lines if x["event"]["type"] == "eliminated"):

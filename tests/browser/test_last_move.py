@@ -5,15 +5,16 @@ spectator is not offered alerts for a turn they do not have."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser import test_palace, test_thousand
-from tests.browser.conftest import Player, shoot
+from tests.browser.conftest import Player, ServerProcess, shoot
 from tests.browser.helpers import legal, wait_version_above, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -33,12 +34,14 @@ SEEN = """() => {
 }"""
 
 
-def practise(player: Player, game: str, seats: int, name: str) -> None:
+def practise(player: Player, game: str, seats: int, name: str, preset: str | None = None) -> None:
     """The home page's practice button: a room of the chosen game with bots in the other seats."""
     page = player.page
     page.goto("/")
     page.wait_for_selector("#create-fields:not([hidden])")
     page.check(f"#game-{game}")
+    if preset:
+        page.select_option("#preset", value=f"preset:{preset}")
     page.fill("#seats", str(seats))
     page.fill("#host-name", name)
     page.click("#practice-button")
@@ -49,7 +52,9 @@ def practise(player: Player, game: str, seats: int, name: str) -> None:
 
 def holdem_move(player: Player) -> None:
     kinds = {a["type"] for a in legal(player)}
-    choice = next((k for k in ("check", "call", "fold", "muck", "no_straddle", "run_once") if k in kinds), None)
+    choice = next(
+        (k for k in ("check", "call", "fold", "muck", "no_straddle", "run_once") if k in kinds), None
+    )
     assert choice is not None, kinds
     before = player.page.evaluate("() => window.houserules.version")
     player.page.click(f".dock-holdem [data-action={choice}]")
@@ -81,7 +86,9 @@ def until_a_bot_move_shows(player: Player, game: str) -> dict[str, Any]:
     raise AssertionError("no bot's move was shown")
 
 
-@pytest.mark.parametrize(("game", "seats", "lang"), [("palace", 2, "en"), ("holdem", 3, "et"), ("thousand", 3, "fi")])
+@pytest.mark.parametrize(
+    ("game", "seats", "lang"), [("palace", 2, "en"), ("holdem", 3, "et"), ("thousand", 3, "fi")]
+)
 def test_practice_starts_a_game_against_bots_and_the_felt_shows_the_last_move(
     people: Callable[..., Player], artefacts: Path, game: str, seats: int, lang: str
 ) -> None:
@@ -107,7 +114,9 @@ def test_practice_starts_a_game_against_bots_and_the_felt_shows_the_last_move(
     page.wait_for_selector("#table .last-action")
 
 
-def test_fair_deal_records_fold_into_one_line_with_a_toggle(people: Callable[..., Player], artefacts: Path) -> None:
+def test_fair_deal_records_fold_into_one_line_with_a_toggle(
+    people: Callable[..., Player], artefacts: Path
+) -> None:
     host = people()
     practise(host, "holdem", 2, "Kati")
     page = host.page
@@ -148,3 +157,80 @@ def test_a_spectator_is_not_offered_turn_alerts(people: Callable[..., Player]) -
     assert guest.page.evaluate("() => window.houserules.seat") is None
     assert not guest.page.locator("#alerts").is_visible()
     assert not guest.page.locator("#alert-notify").is_visible()
+
+
+@pytest.fixture(scope="module")
+def quick_bots(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """A server whose bots move without their human-like pause, for a whole tournament in a test."""
+    quick = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0.05"}
+    saved = {key: os.environ.get(key) for key in quick}
+    os.environ.update(quick)
+    process = ServerProcess(tmp_path_factory.mktemp("quick-bots"))
+    try:
+        process.start()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    try:
+        yield process.base
+    finally:
+        process.stop()
+
+
+def test_a_tournaments_result_and_the_tally_name_every_player(
+    people: Callable[..., Player], quick_bots: str
+) -> None:
+    """A three-seat tournament to its end: each player's chips stand in the result (none for the busted),
+    and the room's tally lists the one who neither won nor came last too."""
+    host = people(base=quick_bots)
+    practise(host, "holdem", 3, "Kati", preset="tournament-nl-turbo")
+    page = host.page
+    for _ in range(600):
+        state = host.state()
+        assert state is not None
+        if state["outcome"]:
+            break
+        kinds = {a["type"] for a in legal(host)}
+        choice = next(
+            (k for k in ("all_in", "call", "check", "show", "no_straddle", "run_twice") if k in kinds), None
+        )
+        if choice is not None:
+            before = state["version"]
+            page.click(f".dock-holdem [data-action={choice}]")
+            wait_version_above(host, before)
+        else:
+            wait_version_above(host, state["version"])
+    else:
+        raise AssertionError("the tournament did not end")
+    page.wait_for_selector("#result .tally")
+    rows = page.eval_on_selector_all(
+        "#result .placings tbody tr", "rows => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+    )
+    assert len(rows) == 3
+    assert all(cells[2].strip() for cells in rows), rows
+    assert page.inner_text("#result .placings thead th:nth-child(3)") == "Chips"
+    assert rows[-1][2] == "0"
+    names = page.eval_on_selector_all("#result .tally tbody tr", "rows => rows.map((r) => r.dataset.name)")
+    assert sorted(names) == ["Bot 1", "Bot 2", "Kati"]
+    # The log names the players who went out, and the tournament's winner, each by their own name.
+    log = page.text_content("#log") or ""
+    winner = rows[0][1]
+    assert f"The tournament is over: {winner} wins" in log
+    assert "is out of the tournament" in log
+
+
+def test_rule_tooltips_are_words_not_keys(people: Callable[..., Player]) -> None:
+    player = people(lang="et")
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-fields:not([hidden])")
+    page.check("#game-palace")
+    page.click("#sheet-details summary")
+    titles = page.eval_on_selector_all("#create-fields [title]", "els => els.map((e) => e.title)")
+    option_titles = [t for t in titles if "(reeglid " in t]
+    assert len(option_titles) > 5, titles
+    for title in titles:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", title), title

@@ -73,7 +73,8 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     assert host.page.inner_text("#replay-jump option:checked") == "Mängu lõpp"
     # A frame where the seat was on turn in play: still no "your turn" and no Play button.
     on_turn = host.page.evaluate("""() => window.houserules.frames.findIndex((f) => f.view
-        && f.view.phase === "play" && (f.view.waiting_for || []).includes(0) && (f.view.hand || []).length)""")
+        && f.view.phase === "play" && (f.view.waiting_for || []).includes(0)
+        && (f.view.hand || []).length)""")
     assert on_turn > 0
     host.page.click("#replay-first")
     for _ in range(on_turn):

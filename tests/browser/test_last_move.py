@@ -143,6 +143,7 @@ def test_fair_deal_records_fold_into_one_line_with_a_toggle(
     assert not inner.first.is_visible()
     first.locator("summary").click()
     assert inner.first.is_visible()
+    page.locator(".box.log").screenshot(path=str(artefacts / "log-fair-fold-open.png"))
     assert inner.first.get_attribute("data-type") in fair
     first.locator("summary").click()
     assert not inner.first.is_visible()
@@ -222,12 +223,15 @@ def test_a_tournaments_result_and_the_tally_name_every_player(
     assert "is out of the tournament" in log
 
 
-def test_rule_tooltips_are_words_not_keys(people: Callable[..., Player]) -> None:
+def test_rule_tooltips_are_words_not_keys(people: Callable[..., Player], artefacts: Path) -> None:
     player = people(lang="et")
     page = player.page
     page.goto("/")
     page.wait_for_selector("#create-fields:not([hidden])")
     page.check("#game-palace")
+    page.fill("#host-name", "Juhani")
+    page.locator("#practice-button").scroll_into_view_if_needed()
+    shoot(player, artefacts, "home-practice-et")
     page.click("#sheet-details summary")
     titles = page.eval_on_selector_all("#create-fields [title]", "els => els.map((e) => e.title)")
     option_titles = [t for t in titles if "(reeglid " in t]

@@ -85,6 +85,7 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     assert host.page.input_value("#replay-jump") != "end"
     # The felt shows the replay's latest move, as the log words it.
     assert host.page.inner_text("#last-move").strip()
+    shoot(host, artefacts, "replay-on-turn-et")
     host.page.click("#replay-last")
     # As a spectator saw it, from the start: no hand in the dock, only the table's open cards on the
     # page, none of the host's hand (the server sends only what a spectator was shown).

@@ -65,7 +65,11 @@ def make_move(player: Player, game: str, opened: dict[str, bool]) -> None:
     if game == "palace":
         test_palace.move(player, keyboard=False)
     elif game == "thousand":
-        test_thousand.move(player, opened)
+        kinds = {a["type"] for a in legal(player)}
+        if kinds == {"lottery"}:  # a hand with nines may only run the nine lottery (T6)
+            test_thousand.click(player, "button[data-action=lottery]")
+        else:
+            test_thousand.move(player, opened)
     else:
         holdem_move(player)
 

@@ -97,13 +97,17 @@ let fadeTimer = null;
 
 // Shows the newest seat move among `events` in the table's last-move line, worded as the log words
 // it; it stands out for a moment, then stays quietly until the next move. A batch without a seat
-// move leaves the line as it was.
-export function showLastMove(events, module, seatName) {
+// move leaves the line as it was, unless `whole` says the events are all there is (the replay's
+// history up to its frame): then the line is empty.
+export function showLastMove(events, module, seatName, { whole = false } = {}) {
   const box = lastMoveBox();
   if (!box || !module || !module.describeAction) return;
   const moves = (events || []).filter((e) => e.seat !== null && e.seat !== undefined && module.describeAction(e));
   const event = moves[moves.length - 1];
-  if (!event) return;
+  if (!event) {
+    if (whole) clearLastMove();
+    return;
+  }
   box.textContent = describeEvent(event, module, seatName);
   box.dataset.seat = String(event.seat);
   box.dataset.type = event.type;

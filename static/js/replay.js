@@ -155,7 +155,7 @@ function show(index) {
   replay.index = Math.max(0, Math.min(index, last));
   replay.table.update(stateOf(replay.index));
   renderLog();
-  showLastMove(historyTo(replay.index), replay.module, seatName);
+  showLastMove(historyTo(replay.index), replay.module, seatName, { whole: true });
   renderPosition();
   const outcome = replay.frames[replay.index].outcome;
   const box = $("#replay-outcome");

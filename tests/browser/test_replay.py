@@ -72,11 +72,20 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     assert host.page.input_value("#replay-jump") == "end"
     assert host.page.inner_text("#replay-jump option:checked") == "Mängu lõpp"
     # A frame where the seat was on turn in play: still no "your turn" and no Play button.
-    on_turn = host.page.evaluate("""() => window.houserules.frames.findIndex((f) => f.view
-        && f.view.phase === "play" && (f.view.waiting_for || []).includes(0)
-        && (f.view.hand || []).length)""")
+    # (after the bot has moved in play, so there is a last move to show)
+    on_turn = host.page.evaluate("""() => {
+        const frames = window.houserules.frames;
+        let botMoved = false;
+        return frames.findIndex((f) => {
+            botMoved = botMoved || (f.events || []).some((e) => e.seat === 1 && e.type === "played");
+            return botMoved && f.view && f.view.phase === "play" && (f.view.waiting_for || []).includes(0)
+                && (f.view.hand || []).length;
+        });
+    }""")
     assert on_turn > 0
     host.page.click("#replay-first")
+    # At the start no move has been made: the felt's last-move line is empty, not the game's last.
+    assert host.page.inner_text("#last-move").strip() == ""
     for _ in range(on_turn):
         host.page.keyboard.press("ArrowRight")
     assert shown(host)["index"] == on_turn

@@ -873,7 +873,8 @@ class Room:
 
         last = outcome.placings[-1] if len(outcome.placings) > 1 else ()
         return {"game_no": game_no, "winners": names(outcome.placings[0]),
-                "losers": names(last) if len(last) == 1 else []}
+                "losers": names(last) if len(last) == 1 else [],
+                "players": names([seat for group in outcome.placings for seat in group])}
 
     async def _recover(self, sub: Subscriber | None, msg_id: str | None, error: Exception) -> None:
         """After a failed commit: catch up with the database (the truth) and tell everyone what

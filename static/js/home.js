@@ -5,6 +5,7 @@ import { $, h, clear } from "./dom.js";
 import { lang, t, tn, tServer } from "./i18n.js";
 import { buildSheetForm, houseRules, seatOption } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
+import { fillWithBots } from "./practice.js";
 
 const state = { games: [], game: null, form: null, saved: [] };
 
@@ -219,8 +220,8 @@ function renderGames() {
   chooseGame(state.games[0].name);
 }
 
-async function create(event) {
-  event.preventDefault();
+// The room the form asks for, or null when a field needs fixing (its error shown, focus on it).
+function roomRequest() {
   $("#create-error").hidden = true;
   showFieldError("seats-error", null);
   showFieldError("host-name-error", null);
@@ -240,7 +241,7 @@ async function create(event) {
     const first = state.form.firstInvalid;
     if (first && !state.form.isEssential(first)) $("#sheet-details").open = true;
     if (first) state.form.focus(first);
-    return;
+    return null;
   }
   const { kind, key } = chosen();
   const base = presetValues();
@@ -249,18 +250,35 @@ async function create(event) {
   for (const [key, value] of Object.entries(all)) {
     if (JSON.stringify(value) !== JSON.stringify(base[key])) options[key] = value;
   }
-  const button = $("#create-button");
-  button.disabled = true;
+  const body = { game: state.game.name, options, seats, name, approval: $("#approval").checked };
+  if (kind === "sheet") body.sheet_id = key;
+  else body.preset = key;
+  return body;
+}
+
+async function create(event) {
+  event.preventDefault();
+  await makeRoom(roomRequest(), false);
+}
+
+// Practice: the same room, with bots in every other seat; it starts as the last one sits down.
+async function practise() {
+  const body = roomRequest();
+  await makeRoom(body && { ...body, approval: false }, true);
+}
+
+async function makeRoom(body, withBots) {
+  if (!body) return;
+  const buttons = [$("#create-button"), $("#practice-button")];
+  for (const b of buttons) b.disabled = true;
   try {
-    const body = { game: state.game.name, options, seats, name, approval: $("#approval").checked };
-    if (kind === "sheet") body.sheet_id = key;
-    else body.preset = key;
     const answer = await api.createRoom(body);
-    rememberName(name);
-    saveSeat(answer.room, { token: answer.token, seat: answer.seat, name });
+    rememberName(body.name);
+    saveSeat(answer.room, { token: answer.token, seat: answer.seat, name: body.name });
+    if (withBots) await fillWithBots(answer.room, answer.token);
     window.location.assign(answer.invite || `/r/${answer.room}`);
   } catch (error) {
-    button.disabled = false;
+    for (const b of buttons) b.disabled = false;
     const message = tServer(error.message, error.code);
     const { option } = seatRule(state.game);
     if (error.option && error.option !== option && state.form.showError(error.option, message)) {
@@ -299,6 +317,7 @@ async function start() {
   $("#seats").addEventListener("change", onSeats);
   $("#seats").addEventListener("input", onSeats);
   $("#create-room").addEventListener("submit", create);
+  $("#practice-button").addEventListener("click", practise);
   $("#save-sheet").addEventListener("click", saveSheet);
   $("#update-sheet").addEventListener("click", updateSheet);
 }

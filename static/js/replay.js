@@ -6,7 +6,7 @@ import { api, loadSeat as storedSeat } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
 import { lang, t, tMaybe, tServer } from "./i18n.js";
 import { TABLES } from "./tables/index.js";
-import { describeEvent } from "./eventlog.js";
+import { appendLogLine, showLastMove } from "./eventlog.js";
 
 const roomId = $("#room").dataset.room;
 const gameNo = Number($("#room").dataset.gameNo);
@@ -126,6 +126,18 @@ function fillChoices(players) {
     else if (mark.kind === "hand") label = t("Hand {n}", { n: mark.number });
     jump.append(h("option", { value: String(mark.index) }, label));
   }
+  // The last move is a place to jump to as well; at it the list says so (not the last deal's start).
+  jump.append(h("option", { value: "end", dataset: { role: "end" } },
+    replay.inPlay ? t("The last finished hand's end") : t("End of the game")));
+}
+
+// The events up to frame ``index`` (the newest few hundred), for the seats' latest moves.
+function historyTo(index) {
+  const events = [];
+  for (let i = index; i >= 0 && events.length < 400; i -= 1) {
+    events.unshift(...(replay.frames[i].events || []));
+  }
+  return events;
 }
 
 // The state message of frame ``index``: the frame's view without any move to make.
@@ -134,6 +146,7 @@ function stateOf(index) {
   return {
     type: "state", version: frame.version, game_no: gameNo, view: frame.view, legal: [], table: [],
     to_act: [], deadline: null, banks: {}, events: frame.events, outcome: frame.outcome,
+    history: historyTo(index),
   };
 }
 
@@ -142,6 +155,7 @@ function show(index) {
   replay.index = Math.max(0, Math.min(index, last));
   replay.table.update(stateOf(replay.index));
   renderLog();
+  showLastMove(historyTo(replay.index), replay.module, seatName, { whole: true });
   renderPosition();
   const outcome = replay.frames[replay.index].outcome;
   const box = $("#replay-outcome");
@@ -149,7 +163,9 @@ function show(index) {
   if (outcome) box.textContent = outcomeLine(outcome);
   // The jump list follows the position: the last deal or hand begun at or before it.
   const marks = replay.marks.filter((m) => m.index <= replay.index);
-  if (marks.length) $("#replay-jump").value = String(marks[marks.length - 1].index);
+  const atEnd = replay.frames.length === replay.length && replay.index === replay.frames.length - 1;
+  if (atEnd) $("#replay-jump").value = "end";
+  else if (marks.length) $("#replay-jump").value = String(marks[marks.length - 1].index);
 }
 
 function outcomeLine(outcome) {
@@ -163,14 +179,11 @@ function outcomeLine(outcome) {
 
 // The log as it stood at this frame: every event up to it, newest last.
 function renderLog() {
-  const lines = [];
+  const list = replace($("#log"));
   for (let i = 0; i <= replay.index; i += 1) {
-    for (const event of replay.frames[i].events || []) {
-      lines.push(h("li", { dataset: { type: event.type, version: event.version } },
-        describeEvent(event, replay.module, seatName)));
-    }
+    for (const event of replay.frames[i].events || []) appendLogLine(list, event, replay.module, seatName);
   }
-  const list = replace($("#log"), ...lines.slice(-200));
+  while (list.children.length > 200) list.removeChild(list.firstChild);
   list.scrollTop = list.scrollHeight;
 }
 
@@ -261,7 +274,8 @@ async function start() {
   $("#replay-forward").addEventListener("click", () => step(1));
   $("#replay-last").addEventListener("click", () => show(replay.frames.length - 1));
   $("#replay-play").addEventListener("click", () => (replay.timer ? pause() : play()));
-  $("#replay-jump").addEventListener("change", (event) => show(Number(event.target.value)));
+  $("#replay-jump").addEventListener("change", (event) => show(
+    event.target.value === "end" ? replay.frames.length - 1 : Number(event.target.value)));
   $("#replay-seat").addEventListener("change", (event) => {
     const seat = event.target.value === "" ? null : Number(event.target.value);
     const url = new URL(window.location.href);

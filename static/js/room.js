@@ -7,10 +7,10 @@ import { lang, t, tMaybe, tn, tServer } from "./i18n.js";
 import { buildSheetForm } from "./schemaform.js";
 import { botControls, botMark, botTag, joinSeatNote } from "./bots.js";
 import { TABLES } from "./tables/index.js";
-import { describeEvent as describeLine } from "./eventlog.js";
+import { appendLogLine, clearLastMove, showLastMove } from "./eventlog.js";
 import { contribute, noteState, sideBox, verifyBox } from "./fairpanel.js";
 import { joinGameNote, renderPresence } from "./presence.js";
-import { clearLastMove, showLastMove, showLastMoveSlot } from "./lastmove.js";
+import { showLastMoveSlot } from "./lastmove.js";
 import { lobbyBase, markLobbySheet } from "./lobbysheet.js";
 
 
@@ -171,6 +171,8 @@ function receive(message) {
       session.host = Boolean(message.host);
       document.body.classList.toggle("is-host", session.host);
       document.body.classList.toggle("is-spectator", session.seat === null);
+      // A spectator has no turn: nothing to be alerted to.
+      $("#alerts").hidden = session.seat === null;
       $("#pending").hidden = !message.pending;
       if (session.seat !== null && session.token) {
         const stored = loadSeat(roomId) || {};
@@ -287,6 +289,7 @@ async function onState(message) {
     if (session.table) replace($("#table"));
     if (session.table) replace($("#dock-table"));
     session.table = null;
+    clearLastMove();
     $("#dock").hidden = true;
     showLastMoveSlot(false);
     renderResult(null);
@@ -298,6 +301,7 @@ async function onState(message) {
   // The log is worded by the table module (card names, amounts): only once it has loaded, so a
   // reload, a reopened link or a late spectator reads the same lines as a player who watched live.
   for (const event of message.events || []) addLog(event);
+  showLastMove(message.events, session.tableModule, seatName);
   // A newer state may have arrived while the table module loaded: draw only the newest.
   if (session.state !== message) return;
   if (table) table.update(message);
@@ -440,19 +444,12 @@ function renderTimer(message) {
   timerHandle = setInterval(tick, 500);
 }
 
-function describeEvent(event) {
-  return describeLine(event, session.tableModule, seatName);
-}
-
 function addLog(event) {
   const key = JSON.stringify(event);
   if (session.seenEvents.has(key)) return;
   session.seenEvents.add(key);
   const list = $("#log");
-  const text = describeEvent(event);
-  list.append(h("li", { dataset: { type: event.type, version: event.version, bot: event.bot ? "1" : undefined } },
-    text, botMark(event)));
-  showLastMove(event, text);
+  appendLogLine(list, event, session.tableModule, seatName, botMark(event));
   while (list.children.length > 200) list.removeChild(list.firstChild);
   list.scrollTop = list.scrollHeight;
 }
@@ -478,13 +475,17 @@ function renderResult(outcome) {
   const custom = module && module.describeOutcome ? module.describeOutcome(outcome, seatName, view) : null;
   const headline = (custom && custom.headline) || winnersHeadline(outcome);
   const scores = outcome.scores || {};
-  const scoreLabel = (module && module.scoreLabel && module.scoreLabel()) || t("Score");
+  const scoreLabel = (module && module.scoreLabel && module.scoreLabel(view)) || t("Score");
+  // A game may word a seat's result itself (a tournament's busted players end with no chips).
+  const scoreOf = (seat) => (module && module.scoreText
+    ? module.scoreText(outcome, seat, view)
+    : scores[String(seat)] !== undefined ? String(scores[String(seat)]) : "");
   const placings = h("table", { class: "placings" },
     h("thead", {}, h("tr", {}, h("th", {}, t("Place")), h("th", {}, t("Player")), h("th", {}, scoreLabel))),
     h("tbody", {}, (outcome.placings || []).flatMap((group, index) => group.map((seat) => h("tr", {
       dataset: { seat, place: index + 1 },
     }, h("td", {}, String(index + 1)), h("td", {}, seatName(seat)),
-    h("td", {}, scores[String(seat)] !== undefined ? String(scores[String(seat)]) : ""))))));
+    h("td", {}, scoreOf(seat)))))));
   const wasHidden = box.hidden;
   replace(box,
     h("p", { class: "over-label" }, t("Game over")),
@@ -531,10 +532,14 @@ function tallyTable() {
     if (!rows.has(name)) rows.set(name, { wins: 0, lost: 0 });
     return rows.get(name);
   };
+  // Everyone who played counts, with no win and never last too: the games' players where the
+  // server names them, and whoever sits at the table now.
   for (const result of results) {
+    for (const name of result.players || []) row(name);
     for (const name of result.winners || []) row(name).wins += 1;
     for (const name of result.losers || []) row(name).lost += 1;
   }
+  for (const seat of (session.room && session.room.seats) || []) if (seat.name) row(seat.name);
   const games = results.length;
   return h("section", { class: "tally", "aria-labelledby": "tally-title" },
     h("h3", { id: "tally-title" }, games === 1 ? t("This room so far: 1 game") : t("This room so far: {n} games", { n: games })),

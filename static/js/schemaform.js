@@ -88,10 +88,12 @@ export function labelOf(prop, name) {
   return labels[lang] || labels.en || describe(prop, name);
 }
 
-// A tooltip for people who know the rules by number: the rule ids and the option's key.
+// A tooltip in words: what the option decides, and for people who know the rules by number, its
+// rule ids (never the option's key, which is for the server).
 function tooltip(prop, name) {
   const rules = prop["x-rules"] || [];
-  return rules.length ? `${rules.join(", ")} · ${name}` : name;
+  const text = describe(prop, name);
+  return rules.length ? `${text} (${t("rules {ids}", { ids: rules.join(", ") })})` : text;
 }
 
 // A label for an enum value: the sheet's own translations if it gives some, else the catalogue.
@@ -561,7 +563,7 @@ export function sheetTable(schema, values, { base = null } = {}) {
     }
     body.append(
       h("tr", { dataset: { option: name }, class: isChanged ? "changed house-rule" : "" },
-        h("th", { scope: "row", title: name }, labelOf(prop, name), h("small", { class: "rule-note" }, note)),
+        h("th", { scope: "row" }, labelOf(prop, name), h("small", { class: "rule-note" }, note)),
         valueCell,
       ),
     );

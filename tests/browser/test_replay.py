@@ -65,6 +65,37 @@ def test_a_finished_palace_game_replays_from_a_players_view(
     assert end["frame"]["view"] == final["view"]
     assert host.page.locator("#replay-outcome").is_visible()
     assert host.page.locator("#replay-forward").is_disabled()
+    # Nobody moves in a replay: the dock tells no one it is their turn and offers no move, and the
+    # jump list says where the replay stands: at the end (not at the start of the game).
+    assert "Sinu käik" not in host.page.inner_text("#dock .status-line")
+    assert host.page.locator("#dock button[data-action]").count() == 0
+    assert host.page.input_value("#replay-jump") == "end"
+    assert host.page.inner_text("#replay-jump option:checked") == "Mängu lõpp"
+    # A frame where the seat was on turn in play: still no "your turn" and no Play button.
+    # (after the bot has moved in play, so there is a last move to show)
+    on_turn = host.page.evaluate("""() => {
+        const frames = window.houserules.frames;
+        let botMoved = false;
+        return frames.findIndex((f) => {
+            botMoved = botMoved || (f.events || []).some((e) => e.seat === 1 && e.type === "played");
+            return botMoved && f.view && f.view.phase === "play" && (f.view.waiting_for || []).includes(0)
+                && (f.view.hand || []).length;
+        });
+    }""")
+    assert on_turn > 0
+    host.page.click("#replay-first")
+    # At the start no move has been made: the felt's last-move line is empty, not the game's last.
+    assert host.page.inner_text("#last-move").strip() == ""
+    for _ in range(on_turn):
+        host.page.keyboard.press("ArrowRight")
+    assert shown(host)["index"] == on_turn
+    assert "Sinu käik" not in host.page.inner_text("#dock .status-line")
+    assert host.page.locator("#dock button[data-action]").count() == 0
+    assert host.page.input_value("#replay-jump") != "end"
+    # The felt shows the replay's latest move, as the log words it.
+    assert host.page.inner_text("#last-move").strip()
+    shoot(host, artefacts, "replay-on-turn-et")
+    host.page.click("#replay-last")
     # As a spectator saw it, from the start: no hand in the dock, only the table's open cards on the
     # page, none of the host's hand (the server sends only what a spectator was shown).
     host.page.click("#replay-first")

@@ -103,6 +103,8 @@ async def test_results_of_finished_games_make_a_tally_that_survives_a_restart(
     names = {0: "Kati", 1: "P1"}
     assert first[0]["winners"] == [names[s] for s in outcome.placings[0]]
     assert first[0]["losers"] == [names[s] for s in outcome.placings[-1]]
+    # Everyone placed is named, so the room's tally lists players with no win and no last place too.
+    assert first[0]["players"] == [names[s] for group in outcome.placings for s in group]
     # The result is in the log too, as a public event of the game's last entry.
     assert any(e["type"] == "game_result" for e in subs[1].last("state")["events"])
     await room.host(subs[0], "again", "rematch", {})

@@ -73,7 +73,11 @@
  *   a log line for one event (null: the room's generic wording)
  * @property {(outcome: Outcome, seatName: (seat: number|null) => string, view: Object|null) => OutcomeText|null} describeOutcome
  *   the game-over headline (null: "<winners> win")
- * @property {() => string} [scoreLabel]   the heading of the result's score column (default "Score")
+ * @property {(event: Object) => string|null} [describeAction]
+ *   a seat's own move in a few words ("played 4♦ ×2", "calls 40"), shown on its seat until its next turn
+ *   and (as describeEvent words it) in the table's #last-move line; null for events that are not a move
+ * @property {(view: Object|null) => string} [scoreLabel]   the heading of the result's score column (default "Score")
+ * @property {(outcome: Outcome, seat: number, view: Object|null) => string} [scoreText]   a seat's result cell
  */
 
 /**

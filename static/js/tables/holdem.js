@@ -6,6 +6,7 @@ import { append, h, replace } from "../dom.js";
 import { lang, t, tMaybe, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
 import { sendMove } from "./refusal.js";
+import { actionLine, seatActions } from "./lastaction.js";
 
 const HAND_NAMES = [
   "royal flush", "straight flush", "four of a kind", "full house", "flush", "straight",
@@ -106,6 +107,7 @@ function renderSeat(ui, ctx, view, p, place) {
     h("h3", {}, ctx.seatName(p.seat), marks),
     h("div", { class: "card-row small-cards hole" }, cards),
     h("p", { class: "stack" }, h("span", { class: "muted" }, t("Stack")), " ", h("b", { dataset: { stack: p.seat } }, chips(p.stack))),
+    actionLine(ui.shown, p.seat),
     p.bet ? h("p", { class: "bet" }, t("Bet {n}", { n: chips(p.bet) })) : null,
     status.length ? h("p", { class: "muted" }, status.join(" · ")) : null,
     shownHand ? h("p", { class: "hand-name" }, shownHand) : null,
@@ -299,7 +301,8 @@ function renderTableControls(ctx, view, state, act, download) {
 }
 
 export function mount(root, ctx) {
-  const ui = { state: null, amount: null, history: [] };
+  const ui = { state: null, amount: null, history: [], shown: new Map() };
+  const actions = seatActions(describeAction, (event) => event.type === "hand_started");
   const felt = h("div", { class: "felt holdem" });
   const dock = h("div", { class: "dock-holdem" });
   replace(root, felt);
@@ -337,6 +340,7 @@ export function mount(root, ctx) {
     const state = ui.state;
     const view = state.view;
     const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
+    ui.shown = actions.current(waiting(view));
     replace(felt, renderOval(ui, ctx, view), renderLedger(ctx, view), renderReplayLink(ctx, view, state));
     // A seat's own row is there even between hands, so the dock keeps its shape.
     const own = me && me.occupied
@@ -356,6 +360,7 @@ export function mount(root, ctx) {
     update(state) {
       // The room redraws the table on presence changes too: take each state's events once.
       const fresh = state !== ui.state;
+      actions.note(state);
       ui.state = state;
       for (const event of fresh ? state.events || [] : []) {
         ui.history.push(event);
@@ -401,7 +406,9 @@ export function describeEvent(event, seatName) {
   const who = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
   switch (event.type) {
     case "hand_started": return t("Hand {n} starts; the button is at {name}", { n: event.hand, name: seatName(event.button) });
-    case "posted": return t("{name} posts {n}", { name: who, n: chips(event.amount) });
+    case "posted": return event.kind === "straddle"
+      ? t("{name} straddles {n}", { name: who, n: chips(event.amount) })
+      : t("{name} posts {n}", { name: who, n: chips(event.amount) });
     case "dealt": return t("Hole cards are dealt");
     case "hole_cards": return t("Your cards: {cards}", { cards: (event.cards || []).map(cardName).join(", ") });
     case "fold": return t("{name} folds", { name: who });
@@ -423,6 +430,36 @@ export function describeEvent(event, seatName) {
     case "left": return t("{name} leaves with {n}", { name: who, n: chips(event.cash_out) });
     case "hand_over": return t("Hand {n} is over", { n: event.hand });
     case "level": return t("Blinds rise to {sb}/{bb}", { sb: event.small_blind, bb: event.big_blind });
+    case "table_opened": return t("The table opens; the button is at {name}", { name: seatName(event.button) });
+    case "eliminated": return tn("{names} is out of the tournament", "{names} are out of the tournament",
+      (event.seats || []).length, { names: (event.seats || []).map(seatName).join(", ") });
+    case "tournament_over": return event.winner !== null && event.winner !== undefined
+      ? t("The tournament is over: {name} wins", { name: seatName(event.winner) })
+      : t("The tournament is over.");
+    case "table_closed": return t("The table is closed.");
+    case "closing": return t("The table closes after this hand.");
+    case "joined": return t("{name} joins the table with {n}", { name: who, n: chips(event.buy_in) });
+    case "leaving": return t("{name} leaves after this hand", { name: who });
+    case "no_straddle": return t("{name} does not straddle", { name: who });
+    case "vote": return event.run_twice
+      ? t("{name} votes to run it twice", { name: who })
+      : t("{name} votes to run it once", { name: who });
+    default: return null;
+  }
+}
+
+// A seat's own move in a few words, on its seat until its next turn (a fold shows as "folded",
+// blinds as the seat's bet).
+export function describeAction(event) {
+  switch (event.type) {
+    case "check": return t("checks");
+    case "call": return t("calls {n}", { n: chips(event.amount) }) + allInMark(event);
+    case "bet": return t("bets {n}", { n: chips(event.to) }) + allInMark(event);
+    case "raise": return t("raises to {n}", { n: chips(event.to) }) + allInMark(event);
+    case "all_in": return t("all-in for {n}", { n: chips(event.to) });
+    case "show": return t("shows");
+    case "muck": return t("mucks");
+    case "vote": return event.run_twice ? t("runs it twice") : t("runs it once");
     default: return null;
   }
 }
@@ -438,6 +475,14 @@ export function describeOutcome(outcome, seatName) {
   return { headline };
 }
 
-export function scoreLabel() {
-  return t("Result");
+// Cash: each player's result (won or lost); tournament: the chips each ends with (none for a
+// busted player, who has left the table).
+export function scoreLabel(view) {
+  return view && view.format === "tournament" ? t("Chips") : t("Result");
+}
+
+export function scoreText(outcome, seat, view) {
+  const score = (outcome.scores || {})[String(seat)];
+  if (score !== undefined) return chips(score);
+  return view && view.format === "tournament" ? chips(0) : "";
 }

@@ -5,6 +5,7 @@ import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName, rankLabel, sortCards } from "../cards.js";
 import { sendMove, showRefusal } from "./refusal.js";
+import { actionLine, seatActions, shortCard, shortPlay } from "./lastaction.js";
 
 // Buttons for legal actions that carry no cards, in the order they are shown, with their keys.
 const SIMPLE = [
@@ -98,8 +99,9 @@ function legalOf(ui, type) {
   return ui.legal.filter((a) => a.type === type);
 }
 
+// A replay draws a seat's view, but nobody there is to move: its turns are told as anyone's.
 function isMyTurn(ui, ctx) {
-  return ctx.seat !== null && waiting(ui.state.view || {}).includes(ctx.seat);
+  return !ctx.replaying && ctx.seat !== null && waiting(ui.state.view || {}).includes(ctx.seat);
 }
 
 function tableSlots(p) {
@@ -115,7 +117,7 @@ function tableSlots(p) {
   return slots;
 }
 
-function renderOpponent(ui, ctx, p) {
+function renderOpponent(ui, ctx, p, shown) {
   const isTurn = waiting(ui.state.view || {}).includes(p.seat) && ui.model.phase !== "swap";
   const out = p.out !== null;
   return h("section", {
@@ -126,6 +128,7 @@ function renderOpponent(ui, ctx, p) {
   h("h3", {}, ctx.seatName(p.seat), isTurn ? h("span", { class: "tag" }, t("on turn")) : null,
     out ? h("span", { class: "tag" }, t("out, place {n}", { n: p.out })) : null,
     ui.model.phase === "swap" && p.ready ? h("span", { class: "tag" }, t("ready")) : null),
+  actionLine(shown, p.seat),
   h("div", { class: "card-row small-cards table-cards" }, tableSlots(p)),
   p.knownHand.length ? renderKnown(ui, p) : null,
   h("p", { class: "muted counts" },
@@ -260,7 +263,7 @@ function renderHand(ui, hand, handlers) {
 function renderControls(ui, ctx, hand, handlers) {
   const buttons = [];
   const n = handlers.selectedCards().length;
-  const inPlay = ui.model.phase === "play" && ctx.seat !== null && ui.model.me && ui.model.me.out === null;
+  const inPlay = !ctx.replaying && ui.model.phase === "play" && ctx.seat !== null && ui.model.me && ui.model.me.out === null;
   for (const [type, key, label] of WITH_CARDS) {
     // The Play button stays while there is a hand, so a refused play is explained by the server.
     const offered = legalOf(ui, type).length || (type === "play" && inPlay && hand.length);
@@ -352,6 +355,7 @@ function handleKey(ui, ctx, handlers, event) {
 
 export function mount(root, ctx) {
   const ui = { selHand: [], selUp: [], state: null, model: null, legal: [], focusKey: null, openKnown: new Set() };
+  const actions = seatActions(describeAction, (event) => event.type === "play_started");
   const felt = h("div", { class: "felt palace" });
   const dock = h("div", { class: "dock-palace" });
   replace(root, felt);
@@ -467,8 +471,9 @@ export function mount(root, ctx) {
     const key = ui.focusKey || focused;
     const m = ui.model;
     const others = m.players.filter((p) => p.seat !== ctx.seat);
+    const shown = actions.current(waiting(ui.state.view || {}));
     replace(felt,
-      h("div", { class: "opponents" }, others.map((p) => renderOpponent(ui, ctx, p))),
+      h("div", { class: "opponents" }, others.map((p) => renderOpponent(ui, ctx, p, shown))),
       renderCenter(m));
     drawDock();
     if (key) {
@@ -480,6 +485,7 @@ export function mount(root, ctx) {
 
   return {
     update(state) {
+      actions.note(state);
       ui.state = state;
       ui.legal = state.legal || [];
       const previous = ui.model;
@@ -565,6 +571,24 @@ export function describeEvent(event, seatName) {
       return t("{name} laid four aside: {cards}", { name: who, cards: cardsText(event.cards) });
     default:
       return null;
+  }
+}
+
+// A seat's own move in a few words, for its seat until its next turn (null: not a move of its own,
+// e.g. the refill after a play or a burn by four of a kind, which follow the play).
+export function describeAction(event) {
+  switch (event.type) {
+    case "played":
+      if (event.from === "face_down") return t("played blind {cards}", { cards: shortPlay(event.cards) });
+      return t("played {cards}", { cards: shortPlay(event.cards) });
+    case "picked_up": return t("picked up the pile");
+    case "burned": return event.by === "four" ? null : t("burned the pile");
+    case "passed": return t("passes");
+    case "kept": return t("left the pile");
+    case "laid_face_up": return t("laid face up {cards}", { cards: (event.cards || []).map(shortCard).join(" ") });
+    case "laid_four": return t("laid four aside");
+    case "turned_face_down": return event.fits ? null : t("turned {card}: no fit", { card: shortCard(event.card) });
+    default: return null;
   }
 }
 

@@ -5,6 +5,7 @@ import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
 import { sendMove } from "./refusal.js";
+import { actionLine, seatActions, shortCard } from "./lastaction.js";
 
 // Trick order within a suit (T1): 9 < J < Q < K < 10 < A; hands are shown grouped by suit.
 const ORDER = "9JQKTA";
@@ -38,7 +39,8 @@ const legalOf = (state, type) => ((state && state.legal) || []).filter((a) => a.
 function statusText(ctx, view, state) {
   if (state.outcome || view.phase === "over") return t("The game is over.");
   const acting = waiting(view);
-  const mine = ctx.seat !== null && ((state.to_act || []).includes(ctx.seat) || acting.includes(ctx.seat));
+  // A replay draws a seat's view, but nobody there is to move: its turns are told as anyone's.
+  const mine = !ctx.replaying && ctx.seat !== null && ((state.to_act || []).includes(ctx.seat) || acting.includes(ctx.seat));
   let who = "";
   if (mine && view.phase === "auction" && view.looked && !view.looked[ctx.seat]) who = t("Your turn: look at your cards, or bid blind.");
   else if (mine && view.phase === "lottery") who = t("Your turn: guess the colour of the nine.");
@@ -96,7 +98,7 @@ function renderLastScore(ctx, view) {
   return h("p", { class: "deal-score", role: "status" }, scoreLine(rows[rows.length - 1], ctx.seatName, view));
 }
 
-function renderOpponent(ctx, view, seat) {
+function renderOpponent(ctx, view, seat, shown) {
   const acting = waiting(view).includes(seat);
   const passed = view.auction && view.auction.passed[seat];
   const marriages = (view.marriages[seat] || []).map((s) => `${SUIT_SIGN[s]}`).join(" ");
@@ -105,6 +107,7 @@ function renderOpponent(ctx, view, seat) {
     h("h3", {}, ctx.seatName(seat), seat === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
       view.phase === "auction" && passed ? h("span", { class: "tag" }, t("passed")) : null,
       view.stuck && view.stuck[seat] ? h("span", { class: "tag" }, t("800 and stuck")) : null),
+    actionLine(shown, seat),
     sitting ? h("p", { class: "muted" }, t("sits out this deal")) : h("div", { class: "card-row small-cards" },
       Array.from({ length: Math.min(view.hand_counts[seat] || 0, 10) }, () => cardEl(null))),
     h("p", { class: "muted" },
@@ -266,6 +269,7 @@ function renderHand(ui, ctx, state, clickCard) {
 
 export function mount(root, ctx) {
   const ui = { state: null, selected: [], gives: {} };
+  const actions = seatActions(describeAction, (event) => event.type === "deal_started");
   const felt = h("div", { class: "felt thousand" });
   const dock = h("div", { class: "dock-thousand" });
   replace(root, felt);
@@ -299,10 +303,11 @@ export function mount(root, ctx) {
     const view = state.view;
     const me = ctx.seat;
     const others = Array.from({ length: view.seats }, (_, i) => i).filter((s) => s !== me);
+    const shown = actions.current(waiting(view));
     replace(felt,
       renderContract(ctx, view),
       renderLastScore(ctx, view),
-      h("div", { class: "opponents" }, others.map((s) => renderOpponent(ctx, view, s))),
+      h("div", { class: "opponents" }, others.map((s) => renderOpponent(ctx, view, s, shown))),
       renderCenter(ctx, view),
       renderScoreSheet(ctx, view));
     const scroller = dock.querySelector(".hand");
@@ -329,6 +334,7 @@ export function mount(root, ctx) {
 
   return {
     update(state) {
+      actions.note(state);
       ui.state = state;
       const inHand = new Set(hand());
       ui.selected = ui.selected.filter((c) => inHand.has(c));
@@ -401,6 +407,37 @@ export function describeEvent(event, seatName) {
     case "deal_scored": return scoreLine({ ...event, type: "deal" }, seatName, null);
     case "redeal": return t("{name} shows the hand: the cards are dealt again", { name: who });
     case "game_over": return t("The game is over.");
+    case "draw": return t("{name} draws a card", { name: who });
+    case "drawn": return t("You drew {card}", { card: cardName(event.card) });
+    case "lottery": return t("{name} starts the nine lottery", { name: who });
+    case "lottery_nine": return t("You put up {card} for the nine lottery", { card: cardName(event.nine) });
+    case "guess": return t("{name} guesses the colour of the nine", { name: who });
+    case "your_guess": return event.colour === "red" ? t("You guessed red") : t("You guessed black");
+    case "lottery_result": return event.colour === "red"
+      ? t("Nine lottery: {card} is red", { card: cardName(event.nine) })
+      : t("Nine lottery: {card} is black", { card: cardName(event.nine) });
+    case "redeal_penalty": return t("{name} pays the redeal penalty: {n}", { name: who, n: event.points });
+    default: return null;
+  }
+}
+
+// A seat's own move in a few words, on its seat until its next turn.
+export function describeAction(event) {
+  switch (event.type) {
+    case "bid": return t("bids {n}", { n: event.value }) + (event.blind ? ` (${t("blind")})` : "");
+    case "pass": return t("passes");
+    case "look": return t("looks at the cards");
+    case "take_talon": return t("takes the talon");
+    case "raise": return t("raises the contract to {n}", { n: event.value });
+    case "discard": return t("lays cards aside");
+    case "give": return t("gives cards");
+    case "bomb": return t("plays a bomb");
+    case "play": return event.declare || event.marriage
+      ? t("plays {card}, marriage", { card: shortCard(event.card) })
+      : t("plays {card}", { card: shortCard(event.card) });
+    case "redeal": return t("shows the hand for a redeal");
+    case "lottery": return t("runs the nine lottery");
+    case "guess": return t("guesses");
     default: return null;
   }
 }

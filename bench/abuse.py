@@ -28,7 +28,8 @@ and after a short warm-up the attack runs for ``--seconds`` from a process of it
   first on a server of its own by bots at zero delay (``--table-cache`` keeps it between runs);
 - ``hellos``: 55 spectators a second: upgrade, hello, the first frame back, close.
 
-Measured: the honest moves sent during the attack, from send to ack (a move still unanswered
+Measured: the honest moves waiting during the attack (sent before its end, answered after its
+start), from send to ack (a move still unanswered
 ``--settle`` seconds after the attack ended counts with the time it waited so far, and is counted
 apart), p50/p99/max; moves acknowledged; the server's RSS from ``/proc/PID/status`` sampled every
 0.25 s (just before the attack, its maximum, and ``--settle`` s after the attack); a newcomer's
@@ -426,10 +427,11 @@ class Sampler:
 
 @dataclass
 class Probe:
-    """A newcomer's ``GET /healthz`` on a new connection every second."""
+    """A newcomer opening the honest room's page (``GET /r/{room}``) on a new connection every second."""
 
     host: str
     port: int
+    path: str
     times: list[tuple[float, float | None]] = field(default_factory=list)  # (sent, seconds or None: failed)
 
     async def once(self) -> None:
@@ -438,7 +440,7 @@ class Probe:
             async with asyncio.timeout(30):
                 reader, writer = await asyncio.open_connection(self.host, self.port)
                 try:
-                    writer.write(f"GET /healthz HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                    writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                                  "Connection: close\r\n\r\n".encode())
                     answer = await reader.read()
                 finally:
@@ -471,9 +473,14 @@ async def scrape(url: str, name: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
+async def scrape_later(url: str, name: str, delay: float) -> float | None:
+    await asyncio.sleep(delay)
+    return await scrape(url, name)
+
+
 def label(args: argparse.Namespace, kind: str) -> str:
-    return LABELS[kind].format(slow=f"{args.slowloris:,}", readers=args.readers, replays=args.replays,
-                               entries=f"{args.table_entries:,}", hellos=args.hellos)
+    return LABELS[kind].format(slow=f"{args.slowloris:,}", readers=args.readers, replays=f"{args.replays:g}",
+                               entries=f"{args.table_entries:,}", hellos=f"{args.hellos:g}")
 
 
 def ms(value: float | None) -> float | None:
@@ -537,10 +544,10 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
             await wait_healthy(f"http://127.0.0.1:{port}", nginx)
         url = f"http://127.0.0.1:{port}"
         sampler = Sampler(server.pid)
-        probe = Probe("127.0.0.1", port)
         honest = Honest()
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:
             room, tokens = await open_room(http, {"game": "palace", "seats": 2, "name": "p0"}, 1)
+        probe = Probe("127.0.0.1", port, f"/r/{room}")
         rng = random.Random(number)
         players = [Player(f"ws://127.0.0.1:{port}/ws/{room}", token, index == 0, args.think,
                           random.Random(rng.random()), honest, f"s{index}")
@@ -552,12 +559,14 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
         start = time.perf_counter()
         result["rss_before_mib"] = rss_mib(server.pid)
         tasks.append(asyncio.create_task(probe.run()))
+        during = asyncio.create_task(scrape_later(url, "houserules_sockets", args.seconds * 0.9))
         if kind == "none":
             await asyncio.sleep(args.seconds)
         else:
             target = table.room if kind == "replays" and table is not None else (
                 room if kind in ("readers", "hellos", "slowloris") else NO_ROOM)
             result["attacker"] = await run_attack(args, kind, "127.0.0.1", port, target)
+        result["sockets_during"] = await during
         end = time.perf_counter()
         await asyncio.sleep(args.settle)
         settled = time.perf_counter()
@@ -567,8 +576,10 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
         result["sockets_after"] = await scrape(url, "houserules_sockets")
         if nginx is not None:
             result["nginx_rss_mib"] = nginx_rss(nginx.pid)
-        # The honest moves sent while the attack ran; unanswered ones count with their wait so far.
-        window = [move for move in honest.moves if move.sent is not None and start <= move.sent <= end]
+        # The honest moves waiting at some time during the attack (sent before its end and answered
+        # after its start); unanswered ones count with their wait so far.
+        window = [move for move in honest.moves if move.sent is not None and move.sent <= end
+                  and (move.answered is None or move.answered >= start)]
         waits = [(move.answered if move.answered is not None else settled) - (move.sent or 0.0)
                  for move in window]
         result.update({
@@ -580,7 +591,7 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
         })
         probes = [(sent, took) for sent, took in probe.times if start <= sent <= end]
         answered = [took for _, took in probes if took is not None]
-        result["healthz"] = {"sent": len(probes), "failed": len(probes) - len(answered),
+        result["newcomer"] = {"sent": len(probes), "failed": len(probes) - len(answered),
                              "p99_ms": ms(percentile(answered, 0.99)) if answered else None,
                              "max_ms": ms(max(answered)) if answered else None}
     finally:
@@ -624,18 +635,18 @@ def fmt(value: float | None, digits: int = 0) -> str:
 
 
 HEADER = (f"{'attack':<38} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'moves':>6} {'unans':>5} "
-          f"{'RSS before/max/after MiB':>25} {'healthz p99 ms (fail)':>22} {'errors':>6}  load")
+          f"{'RSS before/max/after MiB':>25} {'newcomer p99 ms (fail)':>21} {'errors':>6}  load")
 
 
 def line(result: dict[str, Any]) -> str:
     rss = "/".join(fmt(result.get(k)) for k in ("rss_before_mib", "rss_max_mib", "rss_after_mib"))
-    health = result.get("healthz") or {}
+    health = result.get("newcomer") or {}
     probe = f"{fmt(health.get('p99_ms'))} ({health.get('failed', '-')})"
     load = result.get("load_before")
     figures = " ".join(f"{fmt(result.get(key), 1):>8}" for key in ("p50_ms", "p99_ms", "max_ms"))
     counts = f"{fmt(result.get('moves')):>6} {fmt(result.get('unanswered')):>5}"
     return (f"{result['label']:<38} {figures} {counts} "
-            f"{rss:>25} {probe:>22} {result.get('server_errors', '-'):>6}  {load[0] if load else '-'}")
+            f"{rss:>25} {probe:>21} {result.get('server_errors', '-'):>6}  {load[0] if load else '-'}")
 
 
 def median_of(results: list[dict[str, Any]], key: str) -> float | None:
@@ -657,8 +668,8 @@ def summary(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
         for key in ("p50_ms", "p99_ms", "max_ms", "moves", "unanswered", "rss_before_mib", "rss_max_mib",
                     "rss_after_mib", "server_errors"):
             merged[key] = median_of(runs, key)
-        merged["healthz"] = {"p99_ms": median_of([r["healthz"] for r in runs], "p99_ms"),
-                             "failed": median_of([r["healthz"] for r in runs], "failed")}
+        merged["newcomer"] = {"p99_ms": median_of([r["newcomer"] for r in runs], "p99_ms"),
+                              "failed": median_of([r["newcomer"] for r in runs], "failed")}
         merged["load_before"] = [statistics.median(r["load_before"][0] for r in runs)]
         print(line(merged))
 
@@ -718,6 +729,8 @@ async def main() -> None:
                         result = await one_run(args, kind, table, databases, work, number)
                 except TimeoutError:
                     result = {"attack": kind, "label": label(args, kind), "deadline_hit": True}
+                except (OSError, RuntimeError, httpx.HTTPError) as error:
+                    result = {"attack": kind, "label": label(args, kind), "failed": repr(error)}
                 results.append(result)
                 if "p50_ms" in result:
                     print(line(result), flush=True)

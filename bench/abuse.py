@@ -28,16 +28,68 @@ and after a short warm-up the attack runs for ``--seconds`` from a process of it
   first on a server of its own by bots at zero delay (``--table-cache`` keeps it between runs);
 - ``hellos``: 55 spectators a second: upgrade, hello, the first frame back, close.
 
-Measured: the honest moves waiting during the attack (sent before its end, answered after its
-start), from send to ack (a move still unanswered
-``--settle`` seconds after the attack ended counts with the time it waited so far, and is counted
-apart), p50/p99/max; moves acknowledged; the server's RSS from ``/proc/PID/status`` sampled every
-0.25 s (just before the attack, its maximum, and ``--settle`` s after the attack); a newcomer's
-``GET /healthz`` on a new connection every second (p99, failures); lines logged at ERROR by the
-server. One JSON line per run; at the end a table of the medians over ``--runs``, with the load
-average of the machine beside each run. Every run has a deadline and stops its processes.
+Measured, for each run: the honest moves waiting at some time during the attack (sent before its
+end, answered after its start), from send to ack, p50/p99/max (a move still unanswered ``--settle``
+s after the attack counts with the time it waited so far, and is counted apart: ``unans``); the
+moves acknowledged; the server's RSS from ``/proc/PID/status``, sampled every 0.25 s (just before
+the attack, its maximum, and ``--settle`` s after the attack); a newcomer opening the honest room's
+page (``GET /r/{room}`` on a new connection, one a second: p99, failures); lines the server logged
+at ERROR. One JSON line per run (with the attacker's own report: bytes sent, connections, closes,
+its answers and their times; ``houserules_sockets`` before and during the attack); at the end a
+table of the medians over ``--runs``, beside the 1-minute load average at each run's start. Every
+run has a deadline (``--seconds`` + 190 s) and stops its processes; so does Ctrl-C.
 
-Figures: see the end of this docstring (``Before the fixes``).
+Before the fixes: 2026-12-01, the code of 8e9d984, default settings, a 1,024-file limit; this
+shared 2-core machine with other work on it (``load``: its 1-minute load average at each run's
+start, 0.3 to 13); one line per run (a second line without a label: the next round). ``moves``: the
+honest moves acknowledged, about 580 a minute without an attack (``--think 100``); ``page``: the
+newcomer's page, failed = no answer within 30 s.
+
+direct, SQLite, 60 s                p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
+no attack                              2.8      107      190   539       95/103/103          111 (0)  13.3
+1 socket, 125-byte pings               3.8      137   11,080   368       95/366/161        5,692 (0)  8.5
+1 socket, empty pings                  3.5   53,295   53,295    55       95/128/121      29,342 (23)  7.5
+1 socket, empty continuations       56,177   56,177   56,177     2       95/159/158      29,558 (26)  10.4
+1,000 slowloris connections            3.8      278      398   483       95/109/109          201 (0)  12.4
+50 never-reading spectators            3.1     67.5      364   537       95/105/105          407 (0)  9.1
+60 replays/min, 8,000-entry table      2.5      119      181   545      100/132/132           59 (0)  5.2
+55 spectator hellos/s                  2.2     31.0     94.0   589       95/109/109           87 (0)  3.2
+
+behind nginx, SQLite, 60 s          p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
+no attack                              2.4     19.1     36.1   580       95/103/103           40 (0)  1.4
+1 socket, 125-byte pings               2.8      178    7,450   392       95/542/452        3,363 (0)  1.2
+1 socket, empty pings                  2.9     78.7   48,371   106       95/129/120      29,423 (18)  2.8
+1 socket, empty continuations          5.4     47.9   35,412   223       95/234/234       29,488 (0)  2.4
+1,000 slowloris connections            2.9     52.7      340   552       95/103/103           75 (0)  2.5
+50 never-reading spectators            2.6      6.0      7.9   586       95/105/105           42 (0)  3.6
+60 replays/min, 8,000-entry table      2.4      118      148   540      100/132/132           47 (0)  1.0
+55 spectator hellos/s                  2.2      7.5     35.8   596       95/109/109           61 (0)  0.3
+
+direct, PostgreSQL, 15 s            p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
+no attack                              5.1     99.2      204   126       96/103/103          233 (0)  9.4
+1 socket, 125-byte pings             2,015    6,615    6,615     6       96/325/230        7,353 (0)  8.2
+1 socket, empty pings               15,924   15,924   15,924     1       96/116/112       16,025 (0)  8.5
+1 socket, empty continuations            -        -        -     0       96/126/124       26,943 (0)  11.4
+1,000 slowloris connections            9.2      222      512   116       96/108/108          238 (0)  12.2
+50 never-reading spectators            9.6      169      191   141       96/105/105          112 (0)  13.0
+60 replays/min, 8,000-entry table     54.6      884      884    61       96/140/140          529 (0)  11.1
+55 spectator hellos/s                 59.6    2,254    2,254    62       96/114/114          933 (0)  12.0
+
+What the figures say (before the fixes):
+- One socket flooding 125-byte pings stalls every honest move at once (7-11 s, 2 moves in a 15 s
+  run) and takes RSS from 95 to 366-542 MiB, most of it held after the socket has gone (161-452
+  MiB); then the attacker's writes wait (290-490 MB sent in 60 s, about as much as in 15 s) and the
+  moves go on.
+- Empty pings and empty continuations cost little memory (+30 to +140 MiB) but stall the moves
+  longer: 35-56 s (a continuation flood direct: 2 moves in 60 s), and a third of the newcomers'
+  pages get no answer within 30 s. Behind nginx, nginx took 68 GB of continuations in 60 s
+  while the server held 234 MiB.
+- 1,000 slowloris connections fit under the 1,024-file limit beside the server's own 17 files
+  (no newcomer failed); 1,010 made 14 of 16 newcomers' pages fail (a 15 s run).
+- The 50 never-reading spectators were all closed within the 60 s (1 MiB unread), RSS +10 MiB.
+- A replay page of the 8,000-entry table costs 170-190 ms on a quiet machine, 630 ms p50 on a busy
+  one; 60 a minute move the honest p99 to about 120 ms (no attack: 19-107 ms); RSS +32 MiB.
+- 55 hellos/s: little here (p99 8-31 ms direct and behind nginx; 2.3 s on PostgreSQL at load 12).
 """
 
 from __future__ import annotations

@@ -47,23 +47,39 @@ newcomer's page, failed = no answer within 30 s.
 
 direct, SQLite, 60 s                p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
 no attack                              2.8      107      190   539       95/103/103          111 (0)  13.3
+                                       2.4     21.0      196   570       95/103/103           43 (0)  1.3
 1 socket, 125-byte pings               3.8      137   11,080   368       95/366/161        5,692 (0)  8.5
+                                       2.2      6.3    5,253   424       95/691/654        1,788 (0)  3.0
 1 socket, empty pings                  3.5   53,295   53,295    55       95/128/121      29,342 (23)  7.5
+                                       2.3      9.2   43,828   159       95/136/129      29,933 (13)  1.2
 1 socket, empty continuations       56,177   56,177   56,177     2       95/159/158      29,558 (26)  10.4
+                                       2.5      7.9   36,777   163       95/233/232       29,968 (2)  0.7
 1,000 slowloris connections            3.8      278      398   483       95/109/109          201 (0)  12.4
+                                       2.6      7.0     10.0   580       95/109/109           51 (0)  0.5
 50 never-reading spectators            3.1     67.5      364   537       95/105/105          407 (0)  9.1
+                                       2.7     13.0     18.0   584       95/105/105           60 (0)  0.2
 60 replays/min, 8,000-entry table      2.5      119      181   545      100/132/132           59 (0)  5.2
+                                       2.5      122      168   530      100/132/132           51 (0)  0.1
 55 spectator hellos/s                  2.2     31.0     94.0   589       95/109/109           87 (0)  3.2
+                                       2.6      9.2     27.7   588       95/110/110           43 (0)  0.2
 
 behind nginx, SQLite, 60 s          p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
 no attack                              2.4     19.1     36.1   580       95/103/103           40 (0)  1.4
+                                       2.9      6.5     22.4   579       95/103/103           48 (0)  0.2
 1 socket, 125-byte pings               2.8      178    7,450   392       95/542/452        3,363 (0)  1.2
+                                       2.6     12.6    5,397   432       95/648/626        1,618 (0)  0.1
 1 socket, empty pings                  2.9     78.7   48,371   106       95/129/120      29,423 (18)  2.8
+                                       3.0     11.8   45,046   145       95/133/125      29,150 (15)  0.1
 1 socket, empty continuations          5.4     47.9   35,412   223       95/234/234       29,488 (0)  2.4
+                                       5.5     16.4   39,030   192       95/214/213       29,155 (8)  0.4
 1,000 slowloris connections            2.9     52.7      340   552       95/103/103           75 (0)  2.5
+                                       2.9      5.9      8.8   576       95/103/103           49 (0)  0.8
 50 never-reading spectators            2.6      6.0      7.9   586       95/105/105           42 (0)  3.6
+                                       3.0     15.0     52.5   571       95/105/105           51 (0)  0.2
 60 replays/min, 8,000-entry table      2.4      118      148   540      100/132/132           47 (0)  1.0
+                                       2.9      136      187   533      100/132/132           79 (0)  0.1
 55 spectator hellos/s                  2.2      7.5     35.8   596       95/109/109           61 (0)  0.3
+                                       2.4      7.2     12.8   595       95/110/110           41 (0)  0.0
 
 direct, PostgreSQL, 15 s            p50 ms   p99 ms   max ms moves  RSS MiB b/max/a  page p99 (fail)  load
 no attack                              5.1     99.2      204   126       96/103/103          233 (0)  9.4
@@ -75,21 +91,24 @@ no attack                              5.1     99.2      204   126       96/103/
 60 replays/min, 8,000-entry table     54.6      884      884    61       96/140/140          529 (0)  11.1
 55 spectator hellos/s                 59.6    2,254    2,254    62       96/114/114          933 (0)  12.0
 
-What the figures say (before the fixes):
-- One socket flooding 125-byte pings stalls every honest move at once (7-11 s, 2 moves in a 15 s
-  run) and takes RSS from 95 to 366-542 MiB, most of it held after the socket has gone (161-452
-  MiB); then the attacker's writes wait (290-490 MB sent in 60 s, about as much as in 15 s) and the
-  moves go on.
-- Empty pings and empty continuations cost little memory (+30 to +140 MiB) but stall the moves
-  longer: 35-56 s (a continuation flood direct: 2 moves in 60 s), and a third of the newcomers'
-  pages get no answer within 30 s. Behind nginx, nginx took 68 GB of continuations in 60 s
-  while the server held 234 MiB.
+What the figures say (before the fixes). The p99 hides a stall of a few moves (a stalled player
+sends nothing more): read ``max ms`` and ``moves`` beside it.
+- One socket flooding 125-byte pings stalls every honest move at once (5-11 s) and takes RSS from
+  95 to 366-691 MiB, most of it held after the socket has gone (161-654 MiB); then the attacker's
+  writes wait (290-640 MB sent in 60 s, about as much as in 15 s) and the moves go on.
+- Empty pings and empty continuations cost less memory (+30 to +140 MiB) but stall the moves
+  longer: 35-56 s in every run (55-223 moves in the minute against about 580), and 2 to 26 of the
+  60 newcomers' pages got no answer within 30 s. The server closed the continuation socket after
+  37-56 s in two of the direct runs; behind nginx, nginx took 57-68 GB of continuations a minute
+  while the server held 214-234 MiB.
 - 1,000 slowloris connections fit under the 1,024-file limit beside the server's own 17 files
   (no newcomer failed); 1,010 made 14 of 16 newcomers' pages fail (a 15 s run).
-- The 50 never-reading spectators were all closed within the 60 s (1 MiB unread), RSS +10 MiB.
-- A replay page of the 8,000-entry table costs 170-190 ms on a quiet machine, 630 ms p50 on a busy
-  one; 60 a minute move the honest p99 to about 120 ms (no attack: 19-107 ms); RSS +32 MiB.
-- 55 hellos/s: little here (p99 8-31 ms direct and behind nginx; 2.3 s on PostgreSQL at load 12).
+- The 50 never-reading spectators were all closed by the server within the minute
+  (``houserules_sockets`` back to 2 at 54 s); RSS +10 MiB, held.
+- A replay page of the 8,000-entry table took 170-200 ms (p50) on a quiet machine, 630 ms on a
+  busy one; 60 a minute moved the honest p99 to 118-135 ms (no attack: 6.5-21 ms on a quiet
+  machine); RSS +32 MiB, held.
+- 55 hellos/s: little here (p99 7-31 ms direct and behind nginx; 2.3 s on PostgreSQL at load 12).
 """
 
 from __future__ import annotations
@@ -653,7 +672,7 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
             for task in stuck:
                 task.cancel()
             await asyncio.gather(*stuck, return_exceptions=True)
-        stop(nginx, signal.SIGQUIT)
+        stop(nginx)  # SIGTERM: a fast shutdown, the workers with it
         stop(server)
         log = (data / "server.log").read_text(errors="replace")
         result["server_errors"] = sum(1 for line in log.splitlines() if line.startswith("ERROR"))

@@ -29,6 +29,9 @@ import uvloop
 ATTACKS = ("ping125", "ping0", "continuation", "slowloris", "readers", "replays", "hellos")
 # One chunk of frames per write: large enough that the flood is never bounded by the loop's turns.
 CHUNK_BYTES = 64 * 1024
+# The stranger's own address: a loopback address of its own, not 127.0.0.1 (the server's default
+# trusted proxy, exempt from the per-address limits) and not the honest players' or newcomer's.
+ATTACKER_ADDRESS = "127.0.0.2"
 MASK = b"\x11\x22\x33\x44"
 
 
@@ -70,6 +73,7 @@ async def handshake(host: str, port: int, room: str, rcvbuf: int | None = None,
     """A WebSocket upgrade on ``/ws/{room}`` with no Origin (not a browser) and no extension."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setblocking(False)
+    sock.bind((ATTACKER_ADDRESS, 0))
     if rcvbuf is not None:
         # Set before connecting, so the window offered to the server stays this small.
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -182,7 +186,8 @@ class Attack:
             while self.left() > 0:
                 try:
                     reader, writer = await asyncio.wait_for(
-                        asyncio.open_connection(self.args.host, self.args.port), max(0.1, self.left()))
+                        asyncio.open_connection(self.args.host, self.args.port,
+                                                local_addr=(ATTACKER_ADDRESS, 0)), max(0.1, self.left()))
                 except (OSError, TimeoutError):
                     self.report.connect_failures += 1
                     await asyncio.sleep(min(1.0, max(0.0, self.left())))

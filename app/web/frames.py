@@ -45,6 +45,8 @@ EXTENSION = "houserules.frames"
 
 CLOSE_POLICY = 1008
 _MESSAGE_OPCODES = (Opcode.TEXT, Opcode.BINARY)
+# Whole messages a client may still send once the server's close frame is out.
+AFTER_CLOSE_MESSAGES = 1_000
 
 
 class TooManyControlFrames(ProtocolError):
@@ -63,12 +65,23 @@ class CountingServerProtocol(ServerProtocol):
         self.control_clock = clock
         self.control_stamp = clock()
         self.over_budget = False
+        self.after_close = 0
 
     def recv_frame(self, frame: Frame) -> None:
         # A whole non-empty text or binary message in one frame is the app's to count (its
         # message rate); everything else here costs a parse (and a ping a pong) without it.
-        if (frame.opcode not in _MESSAGE_OPCODES or not frame.fin or not frame.data
-                or self.state is not State.OPEN):
+        message = frame.opcode in _MESSAGE_OPCODES and frame.fin and bool(frame.data)
+        if message and self.state is not State.OPEN:
+            # Messages the client sent before it read our close frame are normal (RFC 6455 §5.5.1)
+            # and cost only a parse: a generous count of them, so an honest client that was
+            # flooding when it was closed still reads its close code (failing here would reset the
+            # connection with its frames unread, and the client would see 1006).
+            self.after_close += 1
+            if self.after_close > AFTER_CLOSE_MESSAGES:
+                self.over_budget = True
+                self.fail(CLOSE_POLICY, "too many messages after the close")
+                raise TooManyControlFrames("too many messages after the close")
+        elif not message:
             now = self.control_clock()
             self.control_tokens = min(self.control_burst,
                                       self.control_tokens + (now - self.control_stamp) * self.control_rate)

@@ -103,12 +103,18 @@ def skip_changed(room: Room) -> bool:
 # -- the host's operations ------------------------------------------------------------------------
 
 
-def _person_away(room: Room, args: dict[str, Any]) -> tuple[int, Member]:
+def _seat_of_running_game(room: Room, args: dict[str, Any]) -> int:
+    """The seat a host operation names, refused unless a game is being played."""
     seat = args.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise RoomError("bad_message", "Name a seat by its number.")
     if not running(room):
         raise RoomError("not_playing", "No game is being played.")
+    return seat
+
+
+def _person_away(room: Room, args: dict[str, Any]) -> tuple[int, Member]:
+    seat = _seat_of_running_game(room, args)
     member = room.seated().get(seat)
     if member is None:
         raise RoomError("empty_seat", "Nobody sits in that seat.")
@@ -129,11 +135,7 @@ async def stand_in(room: Room, args: dict[str, Any]) -> None:
 
 async def skip(room: Room, args: dict[str, Any]) -> list[LogEntry]:
     """The game's default move (``timeout_action``) for an away or vacated seat whose turn it is."""
-    seat = args.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise RoomError("bad_message", "Name a seat by its number.")
-    if not running(room):
-        raise RoomError("not_playing", "No game is being played.")
+    seat = _seat_of_running_game(room, args)
     member = room.seated().get(seat)
     if member is not None and room_bots.bot_level(member) is not None:
         raise RoomError("bot_plays", "A bot plays that seat already.")

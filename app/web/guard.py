@@ -8,7 +8,6 @@ connections per address lives beside uvicorn's own server state (one count per s
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import resource
 import time
 import weakref
@@ -18,6 +17,7 @@ from typing import Any
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 
 from app.config import Settings
+from app.rooms.limits import address_key
 
 # Addresses whose connection rate is remembered before the ones back to a full burst are forgotten.
 RATE_ENTRIES = 10_000
@@ -63,20 +63,6 @@ def files_limit() -> int | None:
     if soft == resource.RLIM_INFINITY:
         return None
     return max(64, soft - RESERVED_FILES)
-
-
-def address_key(host: str) -> str:
-    """The address a limit counts: an IPv6 client by its /64 (one subscriber's prefix), an IPv4
-    one (or an IPv4-mapped IPv6 one) whole."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 class Peers:

@@ -374,7 +374,8 @@ class _Peer:
 
 
 def test_connections_count_per_address_ipv6_per_64_and_trusted_proxies_not_at_all() -> None:
-    from app.web.guard import Peers, TransportLimits, address_key
+    from app.rooms.limits import address_key
+    from app.web.guard import Peers, TransportLimits
 
     assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import importlib.util
 import logging
+import sys
 
 import uvicorn
 
@@ -15,6 +16,10 @@ from app.store.db import make_engine, upgrade
 from app.web import launch
 
 YOUNG_OBJECTS_BEFORE_COLLECTION = 20_000
+# Seconds a thread that wants the interpreter waits for the one holding it: the event loop waits
+# this long at each hand-over while a worker thread walks a long replay or builds a record (and
+# SQLite's own thread runs between), 5 ms by default; 1 ms keeps other rooms' moves quick.
+GIL_SWITCH_SECONDS = 0.001
 
 
 async def migrate(settings: Settings) -> None:
@@ -43,6 +48,7 @@ def main() -> None:
     # the memory this holds back is a few MiB.
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS_BEFORE_COLLECTION, 10, 10)
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     uvicorn.run(
         app,
         host=settings.host,

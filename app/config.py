@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import quote, urlsplit
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -93,6 +93,16 @@ class Settings(BaseSettings):
     # to follow a bot's move; 0 and 0 in tests).
     bot_delay_min: float = Field(0.6, ge=0)
     bot_delay_max: float = Field(1.5, ge=0)
+    # Seconds a deal waits for the connected seats' contribution hashes, and then for the bytes of
+    # those who sent one (docs/fairness.md, step 3); in play, a round's hashes are sealed this long
+    # after the first one came at the latest. 0: deal at once with what is already in (the test
+    # servers of scripted clients that never contribute).
+    fair_wait_seconds: float = Field(1.5, ge=0)
+    # Tests only: every server seed and nonce from a fixed sequence made from this text, so a test's
+    # deals repeat from run to run (app/games/fair.py, ``fix_server_seeds``). Anyone who knows it
+    # knows every deal: refused unless ``allow_test_settings`` is set too, and unset by default.
+    test_fixed_seed: str | None = None
+    allow_test_settings: bool = False
     # Per client address: log entries replayed a minute for replays, records and histories (the
     # budget and its burst; 0 turns it off). A request is refused with 429 while the address's
     # budget is in debt; what it replays is charged after it (a long game's first replay walks its
@@ -111,6 +121,13 @@ class Settings(BaseSettings):
     # saved rule sheets no room uses, untouched this many days, are deleted (0: kept for ever).
     member_retention_days: float = Field(30.0, ge=0)
     sheet_retention_days: float = Field(180.0, ge=0)
+
+    @model_validator(mode="after")
+    def _test_settings_allowed(self) -> Settings:
+        if self.test_fixed_seed is not None and not self.allow_test_settings:
+            raise ValueError("HOUSERULES_TEST_FIXED_SEED makes every deal predictable; it is for test "
+                             "servers only and is refused unless HOUSERULES_ALLOW_TEST_SETTINGS=1 is set too")
+        return self
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -171,7 +188,7 @@ class Settings(BaseSettings):
             self.data_dir.mkdir(parents=True, exist_ok=True)
 
     # --- Transport: WebSocket frames and HTTP connections (docs/security.md, "Transport limits").
-    # The same on every launcher (``python -m app`` and ``uvicorn --factory app.main:create_app``).
+    # Passed to uvicorn by ``python -m app`` (``app.web.launch``; ``uvicorn --factory`` is refused).
     # Frames a socket sends that carry no message of their own (pings, pongs, empty frames,
     # fragments of a message, anything after a close): this many a second, with this burst, before
     # the socket is closed (1008). A browser sends one pong per server ping (every 20 s).
@@ -184,6 +201,10 @@ class Settings(BaseSettings):
     ws_write_mark: int = Field(64 * 1024, ge=1024)
     ws_write_limit: int = Field(1 << 20, ge=4096)
     ws_stall_seconds: float = Field(10.0, gt=0)
+    # The kernel's send buffer of a WebSocket (SO_SNDBUF; Linux doubles it): without a cap it grows
+    # to the system's maximum (4 MiB here) for a client that does not read, memory the write mark
+    # above never sees, so a slow reader would be noticed only megabytes late. 0: the system's own.
+    ws_send_buffer: int = Field(64 * 1024, ge=0)
     # HTTP served directly (no proxy in front): seconds to receive a whole request, headers and
     # body (408 and closed past it); the request line and headers at most this many bytes (431);
     # seconds an idle keep-alive connection stays open.

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import math
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from app.config import Settings
-from app.rooms.errors import RoomError
+from app.games import fair
+from app.games.base import Sentence
+from app.rooms.errors import RoomError, refusal_fields
 from app.rooms.limits import Buckets
 from app.rooms.manager import RoomManager
 from app.store.db import make_engine, upgrade
@@ -27,41 +26,19 @@ from app.web.http_guard import SingleHost
 log = logging.getLogger("app")
 
 
-def _launcher_config() -> Any:
-    """The uvicorn ``Config`` loading this app (``uvicorn --factory app.main:create_app`` calls
-    the factory from ``Config.load``), or ``None`` (``python -m app``, tests)."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        candidate = frame.f_locals.get("self")
-        if type(candidate).__module__ == "uvicorn.config" and hasattr(candidate, "ws_per_message_deflate"):
-            return candidate
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
+REFUSED_FACTORY = (
+    "Houserules chooses its own transport (its HTTP and WebSocket protocols with their limits, no "
+    "compression, its frame cap; app.web.launch), which a server that calls create_app() itself does "
+    "not set. Start it with `python -m app` (HOST, PORT and every HOUSERULES_* setting come from the "
+    "environment), or build the server yourself: "
+    "uvicorn.run(create_app(settings), **app.web.launch.uvicorn_options(settings, parser), ...)."
+)
 
 
-def _own_websocket_settings(settings: Settings) -> Any:
-    """The app decides its transport whatever launches it (``app.web.launch``): its HTTP and
-    WebSocket protocols with their limits, no per-message deflate, its own frame cap.
-    ``python -m app`` passes these to uvicorn; another launcher's config is set here, before it
-    opens any connection."""
-    config = _launcher_config()
-    if config is not None:
-        launch.apply_to(config, settings)
-    return config
-
-
-def serving_with(launcher: Any, http: str | None, websocket: str | None) -> str:
+def serving_with(http: str | None, websocket: str | None) -> str:
     """The event loop, HTTP parser and WebSocket implementation this server runs on."""
     loop = asyncio.get_running_loop()
     loop_name = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
-    if http is None and launcher is not None:
-        http = launcher.http if isinstance(launcher.http, str) else launcher.http.__name__
-    if http == "auto":  # uvicorn's own choice: httptools when it is installed
-        http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
-    if websocket is None and launcher is not None:
-        websocket = launcher.ws if isinstance(launcher.ws, str) else launcher.ws.__name__
-    if websocket == "auto":  # uvicorn's own choice: websockets when it is installed
-        websocket = "websockets" if importlib.util.find_spec("websockets") is not None else "wsproto"
     return f"event loop {loop_name}, HTTP parser {http or 'unknown'}, WebSocket {websocket or 'unknown'}"
 
 
@@ -83,19 +60,48 @@ def startup_line(settings: Settings, where: str, serving: str = "") -> str:
 def create_app(settings: Settings | None = None, *, http: str | None = None,
                websocket: str | None = None) -> FastAPI:
     """The app; ``http`` and ``websocket`` name the launcher's HTTP parser and WebSocket
-    implementation for the start-up line (read from uvicorn's config when it is the launcher)."""
-    settings = settings or Settings()
-    launcher = _own_websocket_settings(settings)
+    implementation for the start-up line.
+
+    Called without settings, as ``uvicorn --factory app.main:create_app`` does, it refuses to start
+    (``REFUSED_FACTORY``): such a launcher serves with its own protocols and options, not the
+    transport and limits the app relies on (docs/security.md, "Transport limits")."""
+    if settings is None:
+        raise SystemExit(REFUSED_FACTORY)
+    _configure_logging(settings)
+    # Tests only (allowed by the settings' own check): deals that repeat from run to run.
+    fair.fix_server_seeds(settings.test_fixed_seed)
+    if settings.test_fixed_seed is not None:
+        log.warning("HOUSERULES_TEST_FIXED_SEED is set: every deal here is predictable (tests only)")
+    # /docs and /redoc load their scripts from a CDN onto the origin that holds the players' tokens:
+    # off unless asked for (/openapi.json stays).
+    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None}
+    app = FastAPI(title="Houserules", version="0.1.0", lifespan=_lifespan(settings, http, websocket),
+                  **docs)  # type: ignore[arg-type]
+    app.state.settings = settings
+    app.state.limits = _rate_limits(settings)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SingleHost)
+    app.add_exception_handler(RoomError, _room_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _bad_request)  # type: ignore[arg-type]
+    _include_routers(app)
+    return app
+
+
+def _configure_logging(settings: Settings) -> None:
     if not logging.getLogger().handlers and not log.handlers:
         # Launched by another server: still say what happens, at the configured level.
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
         log.addHandler(handler)
     log.setLevel(settings.log_level.upper())
-    if launcher is not None:
-        where = f"http://{launcher.host}:{launcher.port}"
-    else:
-        where = f"http://{settings.host}:{settings.port}"
+
+
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
+
+
+def _lifespan(settings: Settings, http: str | None, websocket: str | None) -> Lifespan:
+    """Start-up and shut-down: the database (migrated when asked), the rooms and the start-up line."""
+    where = f"http://{settings.host}:{settings.port}"
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -106,25 +112,29 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         rooms = RoomManager(engine, settings)
         app.state.rooms = rooms
         await rooms.start()
-        log.info(startup_line(settings, where, serving_with(launcher, http, websocket)
+        log.info(startup_line(settings, where, serving_with(http, websocket)
                               + "; " + launch.describe(settings)))
-        if "*" in [part.strip() for part in settings.trusted_proxies.split(",")]:
-            log.warning("HOUSERULES_TRUSTED_PROXIES is *: any peer's X-Forwarded-For is believed, so a "
-                        "client that reaches the app directly (or through a proxy that appends to the "
-                        "header) chooses its own address and escapes every per-address limit."
-                        " Name the proxies.")
+        _warn_if_any_proxy_is_trusted(settings)
         try:
             yield
         finally:
             await rooms.stop()
             await engine.dispose()
 
-    # /docs and /redoc load their scripts from a CDN onto the origin that holds the players' tokens:
-    # off unless asked for (/openapi.json stays).
-    docs = {} if settings.api_docs else {"docs_url": None, "redoc_url": None}
-    app = FastAPI(title="Houserules", version="0.1.0", lifespan=lifespan, **docs)  # type: ignore[arg-type]
-    app.state.settings = settings
-    app.state.limits = {
+    return lifespan
+
+
+def _warn_if_any_proxy_is_trusted(settings: Settings) -> None:
+    if "*" in [part.strip() for part in settings.trusted_proxies.split(",")]:
+        log.warning("HOUSERULES_TRUSTED_PROXIES is *: any peer's X-Forwarded-For is believed, so a "
+                    "client that reaches the app directly (or through a proxy that appends to the "
+                    "header) chooses its own address and escapes every per-address limit."
+                    " Name the proxies.")
+
+
+def _rate_limits(settings: Settings) -> dict[str, Buckets]:
+    """The per-address rate limits, by what they count (docs/security.md)."""
+    return {
         "rooms": Buckets(settings.rooms_per_minute),
         "joins": Buckets(settings.joins_per_minute),
         "sheets": Buckets(settings.sheet_saves_per_minute),
@@ -132,27 +142,26 @@ def create_app(settings: Settings | None = None, *, http: str | None = None,
         "replayed": Buckets(settings.replay_entries_per_minute),
         "hellos": Buckets(settings.hellos_per_second * 60, burst=settings.hellos_burst),
     }
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(SingleHost)
 
-    @app.exception_handler(RoomError)
-    async def room_error(_request: Request, error: RoomError) -> JSONResponse:
-        headers = None
-        if error.retry_after is not None:
-            headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
-        return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
 
-    @app.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        message = f"Field {where!r}: {first.get('msg', 'invalid')}."
-        return JSONResponse({"code": "bad_request", "message": message}, status_code=422)
+async def _room_error(_request: Request, error: RoomError) -> JSONResponse:
+    headers = None
+    if error.retry_after is not None:
+        headers = {"Retry-After": str(max(1, math.ceil(error.retry_after)))}
+    return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
 
+
+async def _bad_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+    first = error.errors()[0] if error.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
+    message = Sentence("Field '{field}': {detail}.", field=where, detail=str(first.get("msg", "invalid")))
+    return JSONResponse({"code": "bad_request", **refusal_fields(message)}, status_code=422)
+
+
+def _include_routers(app: FastAPI) -> None:
     app.include_router(api.router)
     app.include_router(api.ops)
     app.include_router(ws.router)
     from app.web import pages
 
     app.include_router(pages.router)
-    return app

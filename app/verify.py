@@ -13,32 +13,32 @@ and nonce too. The checks, each printed with ✓ or ✗:
   ``key commitment``: SHA-256(key) is the commitment published when it was shuffled, ``deck``: the
   deck listed is the Fisher–Yates shuffle of its cards by the key;
 - ``dealt``: the game, dealt from that seed by its own rules, shows this seat what the record says
-  it was dealt.
+  it was dealt;
+- with the record's ``server_key``, ``signature`` and per later round ``round signature``: the
+  server's Ed25519 signature on each sealed round (commitment and contributions, ``app/signing.py``).
 
 Before the reveal only the opened shuffles can be checked; the rest is reported as not yet revealed.
-Exit status: 0 when every check passed, 1 when one failed, 2 for a file that is not a record.
+A record alone proves only its own consistency: ``--receipts FILE`` (the receipts the page kept,
+``app/receipts.py``) ties it to the commitments the player was shown before the deal and to the
+player's own bytes. Seats are numbered from 0, as in the record and the deal events.
+Exit status: 0 when every check passed, 1 when one failed, 2 for a usage error or a file that is
+not a record (``python -m app.verify --help``).
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from app import games
+from app import receipts, registry, signing
+from app.checks import Check
 from app.games import fair
 
 RECORD_FORMAT = "houserules-game-record/1"
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool | None  # None: not checkable yet (not revealed)
-    detail: str = ""  # the value the verifier computed, or why it could not
-    computed: bool = True  # whether ``detail`` is a computed value (else a reason)
 
 
 class NotARecord(ValueError):
@@ -68,11 +68,24 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
         except ValueError as error:
             checks.append(Check("commitment", False, str(error), computed=False))
             seed = None
+    if record.get("hashes") is not None:
+        checks.append(_hashes("hashes", record))
+    key_hex = record.get("server_key")
+    if key_hex is not None:
+        checks.append(_signed("signature", record, None, record))
+    sealed_as: dict[str, str] = {}  # a round's commitment -> the label it was sealed for
     for shuffle in record.get("shuffles") or []:
         label = str(shuffle.get("label"))
         key = shuffle.get("key")
         keyed_by = seed
         if isinstance(shuffle.get("round"), Mapping):
+            if shuffle["round"].get("hashes") is not None:
+                checks.append(_hashes(f"{label}: round hashes", shuffle["round"]))
+            # A round keys every shuffle up to the next one (a Thousand redeal in the same move as
+            # its deal shares the deal's round): it was sealed, and signed, for the first of them.
+            first = sealed_as.setdefault(str(shuffle["round"].get("commitment")), label)
+            if key_hex is not None:
+                checks.append(_signed(f"{label}: round signature", record, first, shuffle["round"]))
             keyed_by = _round(checks, label, shuffle["round"])
         if keyed_by is not None:
             expected = fair.shuffle_key(keyed_by, label)
@@ -92,6 +105,42 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
                             " ".join(deck)))
     checks.append(_dealt(record, seed))
     return checks
+
+
+def _hashes(name: str, material: Mapping[str, Any]) -> Check:
+    """Two-phase contributions: every contribution is the bytes whose SHA-256 its seat sent before
+    the round's hashes were sealed (a seat with bytes and no hash, or other bytes, fails)."""
+    hashes, given = material.get("hashes"), material.get("contributions") or []
+    if not isinstance(hashes, list) or len(hashes) != len(given):
+        return Check(name, False, "one hash per seat", computed=False)
+    for seat, (digest, value) in enumerate(zip(hashes, given, strict=True)):
+        if value is None:
+            continue
+        try:  # 32 bytes, hex digits only: as the page reads them
+            raw = fair.hex_bytes(value, fair.CONTRIBUTION_BYTES, "a contribution")
+            made = hashlib.sha256(raw).hexdigest()
+        except ValueError:
+            made = ""
+        if made != digest:
+            return Check(name, False, f"seat {seat}'s bytes are not those of its hash", computed=False)
+    return Check(name, True)
+
+
+def _signed(name: str, record: Mapping[str, Any], label: str | None, material: Mapping[str, Any]) -> Check:
+    """The server's signature on a sealed round (``app/signing.py``) by the record's
+    ``server_key``: a record proves with it only that this key sealed this round; which key is the
+    server's, the receipts (or ``/api/fairness/key`` seen before) tell."""
+    signature = material.get("signature")
+    if signature is None:
+        return Check(name, None, "this round was sealed unsigned", computed=False)
+    try:
+        given, hashes = list(material.get("contributions") or []), list(material.get("hashes") or [])
+        message = signing.round_message(str(record.get("room")), int(record.get("game_no") or 0), label,
+                                        str(material.get("commitment")), given, hashes)
+    except (TypeError, ValueError) as error:
+        return Check(name, False, str(error), computed=False)
+    return Check(name, signing.valid(record.get("server_key"), message, signature),
+                 "not the server key's signature", computed=False)
 
 
 def _round(checks: list[Check], label: str, material: Mapping[str, Any]) -> str | None:
@@ -117,7 +166,7 @@ def _dealt(record: Mapping[str, Any], seed: str | None) -> Check:
     if seed is None:
         return Check("dealt", None, "checked against the game's rules once the seed is revealed")
     try:
-        game = games.get(str(record["game"]))
+        game = registry.get(str(record["game"]))
         sheet = game.sheet(record["sheet"])
         state = game.new(sheet, int(record["players"]), seed=seed)
         return Check("dealt", _same(game.view(state, record.get("seat")), record.get("dealt_view")))
@@ -130,20 +179,47 @@ def passed(checks: Sequence[Check]) -> bool:
     return all(check.ok is not False for check in checks)
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m app.verify",
+        description="Check a Houserules game record (GET /api/rooms/ROOM/record): the commitment, "
+                    "the shuffle seeds, each shuffle key and deck, and the dealt cards. With --receipts, "
+                    "also that the record's rounds are those this browser was shown before the deal "
+                    "and that its own bytes are in them (docs/fairness.md).",
+        epilog="Exit status: 0 verified, 1 a check failed, 2 usage error or a file that is not a "
+               "record (or not receipts). Seats are numbered from 0, as in the record.")
+    parser.add_argument("record", metavar="RECORD", help="the game record (JSON)")
+    parser.add_argument("--receipts", metavar="FILE",
+                        help="the receipts the page kept for this room (JSON, \"Download receipts\")")
+    return parser
+
+
+def _load(path: str) -> Any:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        print("usage: python -m app.verify FILE  (a record from /api/rooms/ROOM/record)", file=sys.stderr)
-        return 2
+    parser = _parser()
     try:
-        with open(args[0], encoding="utf-8") as handle:
-            record = json.load(handle)
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as leaving:  # --help (0) or a usage error (2)
+        return int(leaving.code or 0)
+    try:
+        record = _load(args.record)
         checks = verify(record)
     except (OSError, ValueError) as error:
-        print(f"{args[0]}: {error}", file=sys.stderr)
+        print(f"{args.record}: {error}", file=sys.stderr)
         return 2
+    if args.receipts is not None:
+        try:
+            checks.extend(receipts.check(record, _load(args.receipts)))
+        except (OSError, ValueError) as error:
+            print(f"{args.receipts}: {error}", file=sys.stderr)
+            return 2
+    seat = record.get("seat")
     print(f"{record['game']} game {record.get('game_no')}, seen by "
-          f"{'a spectator' if record.get('seat') is None else 'seat ' + str(record['seat'] + 1)}")
+          f"{'a spectator' if seat is None else 'seat ' + str(seat)}")
     for check in checks:
         mark = {True: "✓", False: "✗", None: "·"}[check.ok]
         note = ""

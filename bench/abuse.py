@@ -5,6 +5,7 @@
     .venv/bin/python bench/abuse.py --nginx                  # the same behind deploy/nginx-scale.conf
     .venv/bin/python bench/abuse.py --postgres postgresql+asyncpg://postgres@127.0.0.1:5432/test
     .venv/bin/python bench/abuse.py --table-cache /tmp/abuse-table.sqlite3 --runs 3
+    taskset -c 1 .venv/bin/python bench/abuse.py --attacker-cpus 0   # the attacker on a core apart
 
 For each attack (and once with none) a fresh server is started as the README says (``python -m
 app`` from this checkout's interpreter, its settings at their defaults, SQLite in a temporary data
@@ -34,10 +35,11 @@ s after the attack counts with the time it waited so far, and is counted apart: 
 moves acknowledged; the server's RSS from ``/proc/PID/status``, sampled every 0.25 s (just before
 the attack, its maximum, and ``--settle`` s after the attack); a newcomer opening the honest room's
 page (``GET /r/{room}`` on a new connection, one a second: p99, failures); lines the server logged
-at ERROR. One JSON line per run (with the attacker's own report: bytes sent, connections, closes,
-its answers and their times; ``houserules_sockets`` before and during the attack); at the end a
-table of the medians over ``--runs``, beside the 1-minute load average at each run's start. Every
-run has a deadline (``--seconds`` + 190 s) and stops its processes; so does Ctrl-C.
+at ERROR; the CPU seconds the server used during the attack (``/proc/PID/stat``). One JSON line
+per run (with the attacker's own report: bytes sent, connections, closes, its answers and their
+times; ``houserules_sockets`` before and during the attack); at the end a table of the medians over
+``--runs``, beside the 1-minute load average at each run's start. Every run has a deadline
+(``--seconds`` + 190 s) and stops its processes; so does Ctrl-C.
 
 Before the fixes: 2026-12-01, the code of 8e9d984, default settings, a 1,024-file limit; this
 shared 2-core machine with other work on it (``load``: its 1-minute load average at each run's
@@ -193,7 +195,11 @@ def spawn_nginx(upstream_port: int, folder: Path) -> tuple[subprocess.Popen[byte
     config as in the nginx image (worker processes auto, 1,024 connections each)."""
     port = free_port()
     site = (ROOT / "deploy" / "nginx-scale.conf").read_text()
-    site = site.replace("server app:8000;", f"server 127.0.0.1:{upstream_port};")
+    # The replica line names compose's service, re-resolved; here the one server, by address.
+    for shipped in ("server app:8000 resolve;", "listen 8000;"):
+        if shipped not in site:
+            raise SystemExit(f"deploy/nginx-scale.conf no longer says {shipped!r}: update spawn_nginx")
+    site = site.replace("server app:8000 resolve;", f"server 127.0.0.1:{upstream_port};")
     site = site.replace("listen 8000;", f"listen 127.0.0.1:{port};")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "site.conf").write_text(site)
@@ -227,6 +233,15 @@ def rss_mib(pid: int) -> float | None:
     except OSError:
         return None
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) a process has used so far, from ``/proc/PID/stat``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def wait_healthy(url: str, process: subprocess.Popen[bytes], limit: float = 90.0) -> None:
@@ -570,7 +585,17 @@ async def run_attack(args: argparse.Namespace, kind: str, host: str, port: int, 
         command += ["--rate", str(args.replays)]
     elif kind == "hellos":
         command += ["--rate", str(args.hellos)]
-    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    niceness = args.attacker_nice
+    cpus = {int(cpu) for cpu in args.attacker_cpus.split(",")} if args.attacker_cpus else None
+
+    def lower_priority() -> None:
+        if niceness is not None:
+            os.setpriority(os.PRIO_PROCESS, 0, niceness)
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+
+    process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                   preexec_fn=lower_priority)
     try:
         out, _ = await asyncio.wait_for(process.communicate(), args.seconds + 60)
     finally:
@@ -629,6 +654,7 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
         sockets_before = await scrape(url, "houserules_sockets")
         start = time.perf_counter()
         result["rss_before_mib"] = rss_mib(server.pid)
+        cpu_before = cpu_seconds(server.pid)
         tasks.append(asyncio.create_task(probe.run()))
         during = asyncio.create_task(scrape_later(url, "houserules_sockets", args.seconds * 0.9))
         if kind == "none":
@@ -639,6 +665,9 @@ async def one_run(args: argparse.Namespace, kind: str, table: Table | None, data
             result["attacker"] = await run_attack(args, kind, "127.0.0.1", port, target)
         result["sockets_during"] = await during
         end = time.perf_counter()
+        cpu_after = cpu_seconds(server.pid)
+        if cpu_before is not None and cpu_after is not None:
+            result["server_cpu_s"] = round(cpu_after - cpu_before, 2)
         await asyncio.sleep(args.settle)
         settled = time.perf_counter()
         result["rss_after_mib"] = rss_mib(server.pid)
@@ -706,7 +735,7 @@ def fmt(value: float | None, digits: int = 0) -> str:
 
 
 HEADER = (f"{'attack':<38} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'moves':>6} {'unans':>5} "
-          f"{'RSS before/max/after MiB':>25} {'newcomer p99 ms (fail)':>21} {'errors':>6}  load")
+          f"{'RSS before/max/after MiB':>25} {'newcomer p99 ms (fail)':>21} {'errors':>6} {'CPU s':>6}  load")
 
 
 def line(result: dict[str, Any]) -> str:
@@ -717,7 +746,8 @@ def line(result: dict[str, Any]) -> str:
     figures = " ".join(f"{fmt(result.get(key), 1):>8}" for key in ("p50_ms", "p99_ms", "max_ms"))
     counts = f"{fmt(result.get('moves')):>6} {fmt(result.get('unanswered')):>5}"
     return (f"{result['label']:<38} {figures} {counts} "
-            f"{rss:>25} {probe:>21} {result.get('server_errors', '-'):>6}  {load[0] if load else '-'}")
+            f"{rss:>25} {probe:>21} {result.get('server_errors', '-'):>6} "
+            f"{fmt(result.get('server_cpu_s'), 1):>6}  {load[0] if load else '-'}")
 
 
 def median_of(results: list[dict[str, Any]], key: str) -> float | None:
@@ -737,7 +767,7 @@ def summary(args: argparse.Namespace, results: list[dict[str, Any]]) -> None:
             continue
         merged: dict[str, Any] = {"label": runs[0]["label"]}
         for key in ("p50_ms", "p99_ms", "max_ms", "moves", "unanswered", "rss_before_mib", "rss_max_mib",
-                    "rss_after_mib", "server_errors"):
+                    "rss_after_mib", "server_errors", "server_cpu_s"):
             merged[key] = median_of(runs, key)
         merged["newcomer"] = {"p99_ms": median_of([r["newcomer"] for r in runs], "p99_ms"),
                               "failed": median_of([r["newcomer"] for r in runs], "failed")}
@@ -771,6 +801,12 @@ async def main() -> None:
                              "database " + TABLE_DATABASE + ") and its room in PATH.json, and reuse it")
     parser.add_argument("--server-files", type=int, default=1024, help="the server's open-file limit")
     parser.add_argument("--keep", action="store_true", help="keep each run's data directory and logs")
+    parser.add_argument("--attacker-nice", type=int, default=None, metavar="N",
+                        help="the attacker's niceness (19: it gets only the CPU nothing else here "
+                             "wants, as an attacker on a machine of its own would take none)")
+    parser.add_argument("--attacker-cpus", default=None, metavar="LIST",
+                        help="CPUs the attacker runs on, e.g. 0 (run the rest with taskset -c 1: the "
+                             "server's core is not the attacker's, as on two machines)")
     args = parser.parse_args()
     args.kinds = [kind.strip() for kind in args.attacks.split(",") if kind.strip()]
     unknown = [kind for kind in args.kinds if kind not in ATTACKS]

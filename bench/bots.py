@@ -1,95 +1,132 @@
-"""Bot benchmark: how the bots fare, and how long they think.
+"""Bot benchmark: how the bots fare against independent opponents, and how long they think.
 
-Prints, for each level ("easy", "good"):
+The opponents (bench/baselines.py) are written apart from app/bots and read only their seat's
+view: a sensible rule player per game, a tight-aggressive Hold'em player, a calling station and a
+random player. Every figure is over duplicate deals: each seed is played once with the bot under
+test in every seat (the same cards go round), and has a 95 % interval (normal approximation over
+the per-seed means).
 
-- Palace: how often the bot is the loser (the last one left, P22 played to the last) of 3- and
-  4-player games against random players and against "easy" bots; random players lose about 1/n.
-- Thousand: contracts the bot made (of those it played; bombs counted apart) and games it won
-  to the target, in 3-player games against random players and against "easy" bots.
-- Hold'em ("good" only): big blinds won per 100 hands against "easy", heads-up, over duplicate
-  hands: each deal is played twice from the same seed with the seats swapped, from 100 big
-  blinds each time.
-- The bot's decision time, p50 and p99, per game.
+- Palace, 3 players (played to the last, P22), on each preset: how often the bot is the loser
+  (parity 33.3 %) against two rule players.
+- Thousand (tuhat, 3 players, to 1000): games the bot wins (parity 33.3 %) against two rule
+  players, and the contracts it made of those it played (bombs counted apart).
+- Hold'em (cash-nl-1-2, 100 bb deep, one hand per deal): big blinds won per 100 hands by the bot,
+  heads-up and 6-max (five opponents), against the tight-aggressive player, the calling station
+  and the random player.
+- Each level's decision time, p50 and p99.
 
-Goals (issue 12): Palace "good" loser in at most 10% of 3-player games against two random players;
-Thousand "good" makes at least 70% of its contracts and wins at least 80% of 3-player games against
-random players; Hold'em "good" wins at least 30 bb/100 against "easy"; decision p99 under 50 ms.
+Prints a table, then one JSON line with every figure.
 
-    python bench/bots.py [--palace 300] [--thousand 100] [--hands 20000] [--only palace,thousand,holdem]
+    python bench/bots.py [--palace 200] [--thousand 60] [--hands 4000] [--levels good,strong]
+                         [--only palace,thousand,holdem]
+
+Goals (issue 23): Palace good loser <= 22 %, strong <= 15 %; Thousand good wins >= 45 % and makes
+>= 75 % of its contracts, strong wins >= 55 %; Hold'em good >= +10 bb/100 against the
+tight-aggressive player heads-up and 6-max, strong >= +30; good p99 <= 50 ms, strong p99 <= 1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots import LEVELS
 from app.bots.arena import Player, bot, play, random_player
-from app.games import get
+from app.registry import get
+from bench.baselines import holdem_station, holdem_tag, palace_human, thousand_human
 
-TIMINGS: dict[str, list[float]] = {"palace": [], "thousand": [], "holdem": []}
-
-
-def calm_random(game_name: str, view: Any, legal: Any, rng: Any) -> dict[str, Any]:
-    """A random player that never picks up or draws while it could play (the way people play)."""
-    plays = [a for a in legal if a["type"] not in ("pick_up", "draw", "keep")]
-    return random_player(game_name, view, plays or legal, rng)
+TIMINGS: dict[tuple[str, str], list[float]] = {}
 
 
-def opponents(kind: str) -> Player:
-    return {"random": random_player, "calm": calm_random}.get(kind) or bot("easy")
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the mean and its 95 % interval."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
 
 
-def palace(games: int, players: int, level: str, against: str) -> float:
-    """Share of games in which the bot (seat rotating) is the loser; ``level`` "random" or "calm"
-    puts that player in the bot's seat instead (the baseline)."""
+def timed(level: str, game: str, timings: list[float]) -> None:
+    TIMINGS.setdefault((game, level), []).extend(timings)
+
+
+def duplicates(
+    level: str,
+    game_name: str,
+    sheet: Any,
+    opponent: Player,
+    label: str,
+    seeds: int,
+    score: Callable[[Any, int], float],
+    *,
+    players: int = 3,
+    stop: Callable[[Any], bool] | None = None,
+) -> list[float]:
+    """Duplicate deals: each seed played once with the bot of ``level`` in every seat and
+    ``opponent`` in the others; per seed, the mean over the seats of ``score(final state, seat)``."""
+    game = get(game_name)
+    per_seed: list[float] = []
+    for index in range(seeds):
+        total = 0.0
+        for seat in range(players):
+            seats: list[Player] = [opponent] * players
+            seats[seat] = bot(level)
+            result = play(game, sheet, seats, f"{label}-{index}", timed=[seat], stop=stop)
+            timed(level, game_name, result.timings)
+            total += score(result.state, seat)
+        per_seed.append(total / players)
+    return per_seed
+
+
+def palace(level: str, preset: str, seeds: int) -> dict[str, Any]:
     game = get("palace")
-    sheet = game.sheet({"finish": "play_to_last"}, preset="hiina-turakas")
-    lost = 0
-    for index in range(games):
-        seat = index % players
-        seats = [opponents(against) for _ in range(players)]
-        seats[seat] = bot(level) if level in LEVELS else opponents(level)
-        result = play(game, sheet, seats, f"palace-{players}-{level}-{against}-{index}", timed=[seat])
-        if level in LEVELS:
-            TIMINGS["palace"].extend(result.timings)
-        outcome = game.outcome(result.state)
+    sheet = game.sheet({"finish": "play_to_last"}, preset=preset)
+
+    def lost(state: Any, seat: int) -> float:
+        outcome = game.outcome(state)
         assert outcome is not None
-        if seat in outcome.placings[-1]:
-            lost += 1
-    return lost / games
+        return float(seat in outcome.placings[-1])
+
+    per_seed = duplicates(level, "palace", sheet, palace_human, f"palace-{preset}", seeds, lost)
+    mean, low, high = interval(per_seed)
+    return {"game": "palace", "preset": preset, "level": level, "against": "rule", "games": 3 * seeds,
+            "loser": mean, "low": low, "high": high}
 
 
-def thousand(games: int, level: str, against: str) -> tuple[float, int, int, float]:
-    """(Contracts made / played, contracts played, bombs, games won) for the bot in 3-player games."""
+def thousand(level: str, seeds: int) -> dict[str, Any]:
     game = get("thousand")
     sheet = game.sheet(None, preset="tuhat")
-    made = played = bombs = won = 0
-    for index in range(games):
-        seat = index % 3
-        seats = [opponents(against) for _ in range(3)]
-        seats[seat] = bot(level)
-        result = play(game, sheet, seats, f"thousand-{level}-{against}-{index}", timed=[seat])
-        TIMINGS["thousand"].extend(result.timings)
-        outcome = game.outcome(result.state)
+    tally = {"made": 0, "played": 0, "bombs": 0}
+
+    def won(state: Any, seat: int) -> float:
+        outcome = game.outcome(state)
         assert outcome is not None
-        if seat in outcome.placings[0]:
-            won += 1
-        for row in game.view(result.state, None)["score_sheet"]:
+        for row in game.view(state, None)["score_sheet"]:
             if row.get("bidder") != seat:
                 continue
             if row.get("type") == "bomb" or row.get("bomb"):
-                bombs += 1
+                tally["bombs"] += 1
             elif row.get("type") == "deal" and "made" in row:
-                played += 1
-                made += bool(row["made"])
-    return made / max(1, played), played, bombs, won / games
+                tally["played"] += 1
+                tally["made"] += bool(row["made"])
+        return float(seat in outcome.placings[0])
+
+    mean, low, high = interval(duplicates(level, "thousand", sheet, thousand_human, "thousand", seeds, won))
+    played = tally["played"]
+    share = tally["made"] / max(1, played)
+    half = 1.96 * math.sqrt(share * (1 - share) / max(1, played))
+    return {"game": "thousand", "level": level, "against": "rule", "games": 3 * seeds, "won": mean,
+            "low": low, "high": high, "contracts": played, "made": share, "made_low": share - half,
+            "made_high": share + half, "bombs": tally["bombs"]}
 
 
 def _chips(view: dict[str, Any], seat: int) -> int:
@@ -97,30 +134,24 @@ def _chips(view: dict[str, Any], seat: int) -> int:
     return int(player["stack"]) + (int(player.get("committed", 0)) if player.get("in_hand") else 0)
 
 
-def holdem(deals: int) -> tuple[float, int, float]:
-    """(bb/100 of "good" against "easy", hands played, the standard error of bb/100)."""
+def holdem(level: str, against: str, players: int, deals: int) -> dict[str, Any]:
+    """bb/100 of the bot over duplicate hands: each deal once with the bot in every seat."""
     game = get("holdem")
     sheet = game.sheet(None, preset="cash-nl-1-2")
-    big_blind = 2
-    results: list[float] = []
-    for index in range(deals):
-        seed = f"holdem-duplicate-{index}"
-        pair = 0.0
-        for good_seat in (0, 1):
-            seats = [bot("easy"), bot("easy")]
-            seats[good_seat] = bot("good")
+    other: Player = {"tag": holdem_tag, "station": holdem_station, "random": random_player}[against]
 
-            def hand_over(state: Any) -> bool:
-                return int(game.view(state, None)["hands_played"]) >= 1
+    def hand_over(state: Any) -> bool:
+        return int(game.view(state, None)["hands_played"]) >= 1
 
-            result = play(game, sheet, seats, seed, timed=[good_seat], stop=hand_over)
-            TIMINGS["holdem"].extend(result.timings)
-            after = game.view(result.state, None)
-            pair += (_chips(after, good_seat) - int(after["players"][good_seat]["bought_in"])) / big_blind
-        results.append(pair / 2)
-    mean = statistics.fmean(results)
-    error = statistics.stdev(results) / len(results) ** 0.5 if len(results) > 1 else 0.0
-    return mean * 100, 2 * deals, error * 100
+    def big_blinds_won(state: Any, seat: int) -> float:
+        after = game.view(state, None)
+        return 100 * (_chips(after, seat) - int(after["players"][seat]["bought_in"])) / 2
+
+    per_deal = duplicates(level, "holdem", sheet, other, f"holdem-{players}", deals, big_blinds_won,
+                          players=players, stop=hand_over)
+    mean, low, high = interval(per_deal)
+    return {"game": "holdem", "level": level, "against": against, "players": players,
+            "hands": deals * players, "bb100": mean, "low": low, "high": high}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -128,43 +159,57 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
+def line(row: dict[str, Any]) -> str:
+    if row["game"] == "palace":
+        return (f"palace   {row['preset']:14} {row['level']:6} vs rule x2  loser {row['loser']:6.1%} "
+                f"[{row['low']:.1%}, {row['high']:.1%}]  ({row['games']} games)")
+    if row["game"] == "thousand":
+        return (f"thousand tuhat          {row['level']:6} vs rule x2  won {row['won']:6.1%} "
+                f"[{row['low']:.1%}, {row['high']:.1%}]  contracts made {row['made']:.1%} "
+                f"[{row['made_low']:.1%}, {row['made_high']:.1%}] of {row['contracts']}, "
+                f"bombs {row['bombs']}  ({row['games']} games)")
+    return (f"holdem   {row['players']}-handed        {row['level']:6} vs {row['against']:7} "
+            f"{row['bb100']:+7.1f} bb/100 [{row['low']:+.1f}, {row['high']:+.1f}]  ({row['hands']} hands)")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--palace", type=int, default=300, help="games per Palace line")
-    parser.add_argument("--thousand", type=int, default=100, help="games per Thousand line")
-    parser.add_argument("--hands", type=int, default=20000, help="Hold'em hands (two per duplicate deal)")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--palace", type=int, default=200, help="Palace seeds per preset (3 games each)")
+    parser.add_argument("--thousand", type=int, default=60, help="Thousand seeds (3 games each)")
+    parser.add_argument("--hands", type=int, default=4000, help="Hold'em hands per line")
+    parser.add_argument("--levels", default="good,strong")
     parser.add_argument("--only", default="palace,thousand,holdem")
+    parser.add_argument("--presets", default="hiina-turakas,china-hand,palace")
+    parser.add_argument("--against", default="tag,station,random")
+    parser.add_argument("--seats", default="2,6")
     args = parser.parse_args()
     only = set(args.only.split(","))
+    levels = args.levels.split(",")
     started = time.perf_counter()
-    if "palace" in only:
-        print(f"Palace (hiina-turakas played to the last), {args.palace} games a line: "
-              "the bot is the loser in")
-        print("  (random: any legal move; calm: random, but never picks up or draws while it could play)")
-        for level in ("random", "calm", *LEVELS):
-            for players in (3, 4):
-                for against in ("random", "calm", "easy"):
-                    rate = palace(args.palace, players, level, against)
-                    print(f"  {level:6}  {players} players vs {against:6}  {rate:6.1%}")
-    if "thousand" in only:
-        print(f"Thousand (tuhat, 3 players, to 1000), {args.thousand} games a line:")
-        for level in LEVELS:
-            for against in ("random", "easy"):
-                rate, played, bombs, won = thousand(args.thousand, level, against)
-                print(f"  {level:4}  vs {against:6}  contracts made {rate:6.1%} of {played:4}"
-                      f" (bombs {bombs:3}),  games won {won:6.1%}")
-    if "holdem" in only:
-        bb100, hands, error = holdem(max(1, args.hands // 2))
-        print(f"Hold'em (cash-nl-1-2, heads-up, 100 bb deep), good vs easy over {hands} duplicate hands:")
-        print(f"  {bb100:+.1f} bb/100  (± {error:.1f} standard error)")
-    print("Decision time of the bots under test:")
-    for name, values in TIMINGS.items():
-        if values:
-            p50, p99 = percentile(values, 0.50) * 1000, percentile(values, 0.99) * 1000
-            print(f"  {name:8}  p50 {p50:6.2f} ms   p99 {p99:6.2f} ms   ({len(values)} decisions)")
+    rows: list[dict[str, Any]] = []
+    for level in levels:
+        if "palace" in only:
+            for preset in args.presets.split(","):
+                rows.append(palace(level, preset, args.palace))
+                print(line(rows[-1]), flush=True)
+        if "thousand" in only:
+            rows.append(thousand(level, args.thousand))
+            print(line(rows[-1]), flush=True)
+        if "holdem" in only:
+            for against in args.against.split(","):
+                for players in (int(n) for n in args.seats.split(",")):
+                    deals = max(1, args.hands // players)
+                    rows.append(holdem(level, against, players, deals))
+                    print(line(rows[-1]), flush=True)
+    timing: list[dict[str, Any]] = []
+    print("Decision time:")
+    for (game, level), values in sorted(TIMINGS.items()):
+        p50, p99 = percentile(values, 0.50) * 1000, percentile(values, 0.99) * 1000
+        timing.append({"game": game, "level": level, "p50_ms": p50, "p99_ms": p99, "decisions": len(values)})
+        print(f"  {game:8} {level:6}  p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   ({len(values)} decisions)")
     print(f"({time.perf_counter() - started:.0f} s)")
+    print(json.dumps({"results": rows, "timing": timing}))
 
 
 if __name__ == "__main__":

@@ -10,14 +10,17 @@ ratio working / baseline (above 1: the working tree is faster). Every time is th
 time (the benches' ``perf_counter`` is swapped for ``process_time``): on a shared machine the wall
 clock also counts the time a process waits for a core.
 
-    python bench/compare.py [--baseline REV] [--runs 7] [--instructions]
+    python bench/compare.py [--baseline REV] [--runs 7] [--instructions] [--replay-hands 2000]
 
 Figures: Palace moves/s over random 4-player games of every preset (``apply``, ``legal_actions``
 and the views of all seats, as ``bench/palace.py`` times a move); Hold'em hands/s of random
 6-max no-limit hands (``bench/holdem.py``'s own engine loop, CPU time); Thousand moves/s and
-deals/s of greedy 3-player games of ``tuhat`` (``legal_actions`` + ``apply``). The rules changed
-between the revisions (e.g. who opens in Palace, redeals before the bid in Thousand), so games
-differ a little: moves/s is the fairer figure where a game's length changed.
+deals/s of greedy 3-player games of ``tuhat`` (``legal_actions`` + ``apply``); the Hold'em replay of
+``bench/replay.py``: the same Pluribus-shaped 6-max hands (made and parsed once by the working tree)
+through each tree's engine and through pokerkit's own PHH replay in the same process, with the
+ratio ours / pokerkit (pokerkit's figure is the same code in both columns: it shows the load).
+The rules changed between the revisions (e.g. who opens in Palace, redeals before the bid in
+Thousand), so games differ a little: moves/s is the fairer figure where a game's length changed.
 
 On a busy machine two runs of the same code differ by a few percent; ``--instructions`` adds a
 figure the load cannot move: the instructions executed per move (per hand for Hold'em), counted by
@@ -46,10 +49,17 @@ PROBE = r"""
 import importlib.util, json, sys
 tree, name, seed, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 sys.path.insert(0, tree)
-spec = importlib.util.spec_from_file_location("bench_" + name, f"{tree}/bench/{name}.py")
+# The replay bench is the working tree's for both trees (a baseline may predate it); its engine
+# comes from the tree measured, through the path above.
+source = sys.argv[5] if name == "replay" else tree
+# The replay bench's module is "replay", the name its pickled hands refer to (and a dataclass
+# needs its module registered while it is defined).
+spec = importlib.util.spec_from_file_location(name if name == "replay" else "bench_" + name,
+                                              f"{source}/bench/{name}.py")
 bench = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = bench
 spec.loader.exec_module(bench)
-assert bench.__file__.startswith(tree)
+assert bench.__file__.startswith(source)
 # CPU time rather than wall time for every bench (bench/holdem.py uses it already): on a shared
 # machine a process waits for a core often and for long, and the wall clock counts the wait.
 import time, types
@@ -64,6 +74,21 @@ if name == "palace":
     out = {"Palace moves/s": moves / elapsed, "units": moves}
 elif name == "holdem":
     out = {"Hold'em hands/s": bench.ours(size, seed), "units": size}
+elif name == "replay":
+    # The same Pluribus-shaped hands (made by the working tree, read from PHH once) through this
+    # tree's engine and through pokerkit in the same process, interleaved: the ratio is the figure.
+    import pickle
+    with open(sys.argv[6], "rb") as f:
+        hands = pickle.load(f)
+    from pokerkit import HandHistory
+    histories = [HandHistory.loads(r.text) for r in hands]
+    ours, theirs = [], []
+    for _ in range(3):
+        ours.append(bench.ours(hands))
+        theirs.append(bench.theirs(histories, len(hands)))
+    import statistics
+    a, b = statistics.median(ours), statistics.median(theirs)
+    out = {"replay hands/s": a, "pokerkit hands/s": b, "replay/pokerkit": a / b, "units": len(hands)}
 else:
     deals_per_s, _apply_us, _move_us, deals, moves = bench.run(size, seed)
     out = {"Thousand moves/s": moves * deals_per_s / deals, "Thousand deals/s": deals_per_s, "units": moves}
@@ -90,9 +115,26 @@ def copy_working_tree(into: Path) -> None:
             shutil.copy2(source, into / name)
 
 
+def replay_hands(count: int, into: Path) -> Path:
+    """The Pluribus-shaped hands of ``bench/replay.py``, made and parsed once by the working tree
+    (pickled, so both trees replay exactly the same hands)."""
+    import pickle
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import replay
+
+    hands = [r for r in map(replay.prepare, replay.make_hands(count, 0)) if r is not None]
+    path = into / "replay-hands.pickle"
+    path.write_bytes(pickle.dumps(hands))
+    return path
+
+
+REPLAY: list[str] = []  # the working tree's folder and the pickled hands, once made
+
+
 def measure(tree: Path, name: str, seed: int, size: int) -> dict[str, float]:
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tree), name, str(seed), str(size)],
+        [sys.executable, "-c", PROBE, str(tree), name, str(seed), str(size), *REPLAY],
         check=True,
         capture_output=True,
         text=True,
@@ -134,6 +176,8 @@ def main() -> None:
     parser.add_argument("--palace-games", type=int, default=40, help="games per preset per measurement")
     parser.add_argument("--holdem-hands", type=int, default=2000, help="hands per measurement")
     parser.add_argument("--thousand-games", type=int, default=2, help="games to 1000 per measurement")
+    parser.add_argument("--replay-hands", type=int, default=2000,
+                        help="Pluribus-shaped hands replayed against pokerkit per measurement (0: none)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count instructions per move or hand with valgrind (a few minutes)")
     args = parser.parse_args()
@@ -145,8 +189,13 @@ def main() -> None:
         trees = {"baseline": Path(tmp) / "base", "working": Path(tmp) / "work"}
         unpack(args.baseline, trees["baseline"])
         copy_working_tree(trees["working"])
+        names = ["palace", "holdem", "thousand"]
+        if args.replay_hands:
+            REPLAY[:] = [str(trees["working"]), str(replay_hands(args.replay_hands, Path(tmp)))]
+            names.append("replay")
+            sizes["replay"] = args.replay_hands
         for run in range(args.runs):
-            for name in ("palace", "holdem", "thousand"):
+            for name in names:
                 order = ["baseline", "working"] if run % 2 == 0 else ["working", "baseline"]
                 for label in order:
                     for figure, value in measure(trees[label], name, run, sizes[name]).items():
@@ -168,7 +217,8 @@ def main() -> None:
     print(f"{'figure':<20}{'baseline':>12}{'working':>12}{'working/baseline':>18}")
     for figure, by_tree in results.items():
         a, b = statistics.median(by_tree["baseline"]), statistics.median(by_tree["working"])
-        print(f"{figure:<20}{a:>12,.0f}{b:>12,.0f}{b / a:>17.3f}x")
+        digits = ".2f" if figure == "replay/pokerkit" else ",.0f"
+        print(f"{figure:<20}{a:>12{digits}}{b:>12{digits}}{b / a:>17.3f}x")
     if counted:
         print("instructions (callgrind) per unit; below 1: the working tree does less work")
         for name, per_tree in counted.items():

@@ -59,6 +59,7 @@ class Stats:
     duplicate_events: int = 0  # events a socket got more than once
     checked: int = -1  # sockets whose events were checked against the log (-1: not checked)
     acked_lost: int = 0  # acknowledged moves not in the log at the version their ack named
+    lost_where: list[str] = field(default_factory=list)  # which socket lost which events
 
 
 class Gate:
@@ -104,8 +105,8 @@ class RoomRun:
     # version -> (instance, receive time) of each seat's update
     arrivals: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
     moves: list[tuple[int, float, int]] = field(default_factory=list)  # (acked version, send time, instance)
-    # (acked version, message id, seat, ack time): checked against the log after the run
-    acked: list[tuple[int, str, int | None, float]] = field(default_factory=list)
+    # (acked version, message id, seat, ack time, send time): checked against the log after the run
+    acked: list[tuple[int, str, int | None, float, float]] = field(default_factory=list)
     sockets: list[SocketLog] = field(default_factory=list)
     dropped_at: float | None = None  # when one of its sockets first dropped during the run
 
@@ -133,12 +134,16 @@ def percentile(values: list[float], q: float) -> float:
 @dataclass
 class Session:
     """One player's side of the run, kept across reconnects: the message counter, the move waiting
-    for its answer ([id, send time, payload]) and the newest version heard."""
+    for its answer ([id, send time (0.0 until sent), payload, version it was picked at, action]),
+    the newest version heard, the newest state frame and the moves refused at that version."""
 
     counter: int = 0
     waiting: list[Any] | None = None
     last_version: int = -1
     started: bool = False
+    latest: dict[str, Any] | None = None
+    refused: set[str] = field(default_factory=set)
+    refused_at: int = -1
 
 
 async def client(
@@ -154,9 +159,12 @@ async def client(
     instance: int = 0,
     reconnect: bool = False,
 ) -> None:
-    """One player. With ``reconnect`` (failover runs), a dropped socket connects again (the proxy
-    picks the instance) with the last version it heard, and the move waiting for an answer is sent
-    again with the same id: stored once whatever happened to its first answer."""
+    """One player. It reads its socket from the moment it connects, the wait at the start line
+    included (a socket nobody reads stops answering the server's keepalive pings once the
+    library's queue is full, and is dropped). With ``reconnect`` (failover runs), a dropped socket
+    connects again (the proxy picks the instance) with the last version it heard, and the move
+    waiting for an answer is sent again with the same id: stored once whatever happened to its
+    first answer."""
     arrived = False
     seen = SocketLog(instance)
     run.sockets.append(seen)
@@ -170,10 +178,11 @@ async def client(
                 if not arrived:
                     gate.arrive()
                     arrived = True
-                    await gate.go.wait()
                 elif session.waiting is not None:
+                    # The resend's own send time: the time before the reconnect is not this move's.
+                    session.waiting[1] = time.perf_counter()
                     await ws.send(session.waiting[2])
-                await play(ws, run, host, stats, stop, rng, think, seen, session)
+                await play(ws, run, host, stats, stop, rng, think, seen, session, gate.go)
                 return
         except Exception:
             if not arrived:
@@ -189,21 +198,71 @@ async def client(
             await asyncio.sleep(0.05)
 
 
+def _pick(session: Session, rng: random.Random) -> tuple[dict[str, Any], int] | None:
+    """A move from the newest state this player heard (none refused at its version), or none."""
+    state = session.latest
+    if state is None or not state["legal"]:
+        return None
+    version = int(state["version"])
+    if session.refused_at != version:
+        session.refused, session.refused_at = set(), version
+    legal = [a for a in state["legal"] if json.dumps(a, sort_keys=True) not in session.refused]
+    if not legal:
+        return None  # every move here was refused: the next state brings new ones
+    # Voluntary pick-ups make random games long: prefer any other move.
+    others = [a for a in legal if "pick" not in a.get("type", "")]
+    return rng.choice(others or legal), version
+
+
 async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
-               think: float, seen: SocketLog, session: Session) -> None:
-    if host and not session.started:
-        await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+               think: float, seen: SocketLog, session: Session, go: asyncio.Event) -> None:
     # After a reconnect the first state is the catch-up at the version last heard: not a duplicate.
     catch_up = session.started
-    session.started = True
     pending: set[asyncio.Task[None]] = set()
+
+    def later(payload: str, delay: float) -> None:
+        assert session.waiting is not None
+        task = asyncio.create_task(send_later(ws, payload, session.waiting, delay))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    async def move() -> None:
+        """The next move from the newest state, if the run is on and none is waiting for its answer."""
+        if session.waiting is not None or stop.is_set() or not go.is_set():
+            return
+        picked = _pick(session, rng)
+        if picked is None:
+            return
+        action, version = picked
+        session.counter += 1
+        msg_id = f"m{session.counter}"
+        payload = json.dumps({"type": "action", "id": msg_id, "action": action})
+        if think:
+            # Without think time every seat always has a move ready: the latencies are then
+            # queueing at saturation. A think time offers a chosen load instead; the move is sent
+            # later while this loop goes on stamping what arrives.
+            session.waiting = [msg_id, 0.0, payload, version, action]
+            later(payload, think * rng.uniform(0.5, 1.5) / 1000)
+        else:
+            session.waiting = [msg_id, time.perf_counter(), payload, version, action]
+            await ws.send(payload)
+
     recv = asyncio.ensure_future(ws.recv())
     halt = asyncio.ensure_future(stop.wait())
+    start: asyncio.Future[Any] | None = asyncio.ensure_future(go.wait())
     try:
         while True:
-            done, _ = await asyncio.wait({recv, halt}, return_when=asyncio.FIRST_COMPLETED)
+            waits = {recv, halt} if start is None else {recv, halt, start}
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if halt in done:
                 return
+            if start is not None and start in done:
+                start = None
+                if host and not session.started:
+                    await ws.send(json.dumps({"type": "host", "id": "start", "op": "start"}))
+                session.started = True
+                await move()
+                continue
             message = orjson.loads(recv.result())
             recv = asyncio.ensure_future(ws.recv())
             now = time.perf_counter()
@@ -213,19 +272,26 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
                 stats.acks.append(now - waiting[1])
                 stats.moves += 1
                 run.moves.append((message["version"], waiting[1], seen.instance))
-                run.acked.append((message["version"], waiting[0], seen.seat, now))
+                run.acked.append((message["version"], waiting[0], seen.seat, now, waiting[1]))
                 session.waiting = None
+                if session.latest is not None and session.latest["version"] >= message["version"]:
+                    # The state this move made came first (a seat on another instance than the
+                    # room's owner hears its ack by way of the owner): the next move is due now.
+                    await move()
             elif kind == "welcome":
                 seen.seat = message["seat"]
             elif kind == "error" and waiting is not None and message.get("id") == waiting[0]:
                 stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
                 if message["code"] == "room_moving":
                     # The room is changing hands: the same move again, a little later.
-                    task = asyncio.create_task(send_later(ws, waiting[2], waiting, 0.1))
-                    pending.add(task)
-                    task.add_done_callback(pending.discard)
+                    later(waiting[2], 0.1)
                 else:
+                    # Refused (a race lost, a stale view): look at the newest state again and pick
+                    # anew, never this move at that version; left idle, the room would stall.
+                    if waiting[3] == session.refused_at:
+                        session.refused.add(json.dumps(waiting[4], sort_keys=True))
                     session.waiting = None
+                    await move()
             elif kind == "state":
                 version = message["version"]
                 if catch_up:
@@ -235,43 +301,30 @@ async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Ev
                 elif version < session.last_version:
                     stats.out_of_order += 1
                 session.last_version = max(session.last_version, version)
+                if session.latest is None or version >= session.latest["version"]:
+                    session.latest = message
                 run.arrivals.setdefault(version, []).append((seen.instance, now))
                 seen.events.extend((int(e["version"]), str(e["type"])) for e in message["events"])
                 seen.last_version = session.last_version
-                if message["outcome"] is not None and host:
+                if message["outcome"] is not None and host and go.is_set():
                     stats.games += 1
                     session.counter += 1
                     await ws.send(json.dumps({"type": "host", "id": f"r{session.counter}", "op": "rematch"}))
-                legal = message["legal"]
-                if legal and session.waiting is None and not stop.is_set():
-                    # Voluntary pick-ups make random games long: prefer any other move.
-                    others = [a for a in legal if "pick" not in a.get("type", "")]
-                    action = rng.choice(others or legal)
-                    session.counter += 1
-                    msg_id = f"m{session.counter}"
-                    payload = json.dumps({"type": "action", "id": msg_id, "action": action})
-                    if think:
-                        # Without think time every seat always has a move ready: the latencies are
-                        # then queueing at saturation. A think time offers a chosen load instead;
-                        # the move is sent later while this loop goes on stamping what arrives.
-                        session.waiting = [msg_id, 0.0, payload]
-                        task = asyncio.create_task(send_later(ws, payload, session.waiting,
-                                                              think * rng.uniform(0.5, 1.5) / 1000))
-                        pending.add(task)
-                        task.add_done_callback(pending.discard)
-                    else:
-                        session.waiting = [msg_id, time.perf_counter(), payload]
-                        await ws.send(payload)
+                await move()
     finally:
-        recv.cancel()
-        halt.cancel()
+        for future in (recv, halt, start):
+            if future is not None:
+                future.cancel()
         for task in pending:
             task.cancel()
 
 
 async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) -> None:
     await asyncio.sleep(delay)
-    waiting[1] = time.perf_counter()
+    if not waiting[1]:
+        # Stamped when first sent; a retry of a move the room refused while changing hands keeps
+        # that time (the player has been waiting for its answer all along).
+        waiting[1] = time.perf_counter()
     await ws.send(payload)
 
 
@@ -281,18 +334,18 @@ async def _drain(ws: Any) -> None:
 
 
 async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: Gate) -> None:
-    """A spectator: says hello, then only reads."""
+    """A spectator: says hello, then only reads, from the moment it connects (the start line
+    included: an unread socket stops answering the server's keepalive pings)."""
     started = False
     try:
         async with websockets.connect(f"{url}/ws/{room}", max_size=2**20, compression=None,
                                       open_timeout=30) as ws:
             await ws.send(json.dumps({"type": "hello"}))
-            gate.arrive()
-            started = True
-            await gate.go.wait()
             # One reading task, stopped by the run's end: a spectator costs the load generator
             # one frame read per update and nothing more (thousands of them share its core).
             reading = asyncio.ensure_future(_drain(ws))
+            gate.arrive()
+            started = True
             halt = asyncio.ensure_future(stop.wait())
             done, _ = await asyncio.wait({reading, halt}, return_when=asyncio.FIRST_COMPLETED)
             if halt in done:
@@ -332,10 +385,12 @@ class Window:
     ended: float | None = None
     cpu_client: float = 0.0
     cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
-    scraped: str = ""
+    scraped: dict[str, str] = field(default_factory=dict)  # server name -> its /metrics after the window
     rooms_failed: int = 0
     deadline_hit: bool = False
     killed_at: float | None = None
+    load_start: tuple[float, float, float] | None = None  # os.getloadavg() as the window opened
+    load_end: tuple[float, float, float] | None = None  # and as it closed
 
     def elapsed(self) -> float:
         if self.started is None:
@@ -344,22 +399,30 @@ class Window:
 
 
 class Servers:
-    """The server processes whose CPU is measured: by pid from /proc where we know it, else from
-    their ``/metrics`` (``process_cpu_seconds_total``, which is that process's own)."""
+    """The server processes measured: their CPU by pid from /proc where we know it, else from each
+    one's own ``/metrics`` (``process_cpu_seconds_total``, that process's own), read straight from
+    the instance (never through the proxy, which would pick one instance at random), before and
+    after the window only: a scrape is not free, and one in the window would stretch it."""
 
-    def __init__(self, url: str, pids: dict[str, int]) -> None:
-        self.url = url
+    def __init__(self, urls: dict[str, str], pids: dict[str, int]) -> None:
+        self.urls = urls  # server name -> its own base URL
         self.pids = pids
 
-    async def cpu(self, http: httpx.AsyncClient) -> dict[str, float]:
+    async def scrape(self, http: httpx.AsyncClient) -> dict[str, str]:
+        async def one(url: str) -> str:
+            try:
+                return (await http.get(url + "/metrics")).text
+            except httpx.HTTPError:
+                return ""  # a killed instance (failover runs) has nothing to say
+        texts = await asyncio.gather(*(one(url) for url in self.urls.values()))
+        return {name: text for name, text in zip(self.urls, texts, strict=True) if text}
+
+    def cpu(self, scraped: dict[str, str]) -> dict[str, float]:
         if self.pids:
             seconds = {name: proc_cpu_seconds(pid) for name, pid in self.pids.items()}
-            return {name: value for name, value in seconds.items() if value is not None}
-        try:
-            value = metric((await http.get(self.url + "/metrics")).text, "process_cpu_seconds_total")
-        except httpx.HTTPError:
-            return {}
-        return {} if value is None else {"server": value}
+        else:
+            seconds = {name: metric(text, "process_cpu_seconds_total") for name, text in scraped.items()}
+        return {name: value for name, value in seconds.items() if value is not None}
 
 
 def free_port() -> int:
@@ -396,6 +459,7 @@ def spawn_server(port: int, data: str) -> subprocess.Popen[bytes]:
         "HOUSERULES_WS_BURST": "1000",
         "HOUSERULES_ROOMS_PER_MINUTE": "0",
         "HOUSERULES_JOINS_PER_MINUTE": "0",
+        "HOUSERULES_HELLOS_PER_SECOND": "0",  # every socket says hello from this one address
         "HOUSERULES_MEMBER_RATE": "1000",
         "HOUSERULES_MEMBER_BURST": "1000",
     }
@@ -445,9 +509,11 @@ async def main() -> None:
     servers: list[subprocess.Popen[bytes]] = []
     proxy: subprocess.Popen[bytes] | None = None
     urls = [args.url]
+    direct = {"server": args.url}  # each server's own address (for /metrics, never the proxy's)
     pids: dict[str, int] = {}
     if args.spawn:
         urls = []
+        direct = {}
         data = tempfile.mkdtemp(prefix="houserules-bench-")
         if not database:
             database = f"sqlite+aiosqlite:///{data}/houserules.sqlite3"
@@ -455,7 +521,9 @@ async def main() -> None:
             port = free_port()
             servers.append(spawn_server(port, data))
             urls.append(f"http://127.0.0.1:{port}")
-            pids["server" if args.instances == 1 else f"instance {index}"] = servers[-1].pid
+            name = "server" if args.instances == 1 else f"instance {index}"
+            pids[name] = servers[-1].pid
+            direct[name] = urls[-1]
             if index == 0:  # the first applies the migrations before the others start
                 await wait_healthy(urls[0], servers[0])
         if args.proxy:
@@ -484,7 +552,7 @@ async def main() -> None:
                 if proxy is None:
                     for url, server in zip(urls, servers, strict=False):
                         await wait_healthy(url, server)
-                await run(args, urls, Servers(urls[0], pids), stats, window, runs)
+                await run(args, urls, Servers(direct, pids), stats, window, runs)
         except (TimeoutError, asyncio.CancelledError):
             window.deadline_hit = True
         if database and not window.deadline_hit:
@@ -510,7 +578,8 @@ def spawn_proxy(urls: list[str], data: str) -> tuple[subprocess.Popen[bytes], st
     port = free_port()
     site = (ROOT / "deploy" / "nginx-scale.conf").read_text()
     upstream = "\n    ".join(f"server {url.removeprefix('http://')};" for url in urls)
-    site = site.replace("server app:8000;", upstream).replace("listen 8000;", f"listen 127.0.0.1:{port};")
+    site = site.replace("server app:8000 resolve;", upstream)
+    site = site.replace("listen 8000;", f"listen 127.0.0.1:{port};")
     folder = Path(data) / "nginx"
     folder.mkdir(exist_ok=True)
     (folder / "site.conf").write_text(site)
@@ -537,7 +606,7 @@ async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> No
     seat may see must have come exactly once (``lost`` and ``duplicate_events`` count the misses)."""
     sys.path.insert(0, str(ROOT))
     # The server's own rule of who sees what.
-    from app.rooms.room import _visible
+    from app.rooms.entries import visible as _visible
     from app.store import queries
     from app.store.db import make_engine
 
@@ -547,7 +616,7 @@ async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> No
         for room in runs:
             entries = await queries.log_since(engine, room.room, 0, limit=10_000_000)
             by_version = {entry.version: entry.msg_id for entry in entries}
-            stats.acked_lost += sum(1 for version, msg_id, _, _ in room.acked
+            stats.acked_lost += sum(1 for version, msg_id, _, _, _ in room.acked
                                     if by_version.get(version) != msg_id)
             for seen in room.sockets:
                 if seen.seat is None:
@@ -557,6 +626,11 @@ async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> No
                     if entry.version <= seen.last_version
                     for row in entry.events if _visible(row, seen.seat, entry.version, 0))
                 got = collections.Counter(seen.events)
+                if expected - got:
+                    missing = sorted(expected - got)
+                    stats.lost_where.append(
+                        f"room {room.room}, seat {seen.seat} on instance {seen.instance}: "
+                        f"{len(missing)} events, versions {missing[0][0]}-{missing[-1][0]}")
                 stats.lost += sum((expected - got).values())
                 stats.duplicate_events += sum((got - expected).values())
                 stats.checked += 1
@@ -590,10 +664,22 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             runs.append(seated[-1][0])
         if not seated:
             return
-        gate = Gate(len(seated) * args.clients + args.watchers)
+        # Spectators first, all of them in before any player connects: each arrival is announced to
+        # the sockets already there, and joins still coming in would otherwise load the first
+        # moves of the run.
+        watching = Gate(args.watchers)
+        tasks = [
+            asyncio.create_task(watcher(ws_urls[i % len(ws_urls)], seated[i % len(seated)][0].room, stats,
+                                        stop, watching))
+            for i in range(args.watchers)
+        ]
+        started = time.perf_counter()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(watching.all_in.wait(), args.connect_timeout)
+        gate = Gate(len(seated) * args.clients)
         # With several instances, a room's seats are spread over them (seat i of room r on
         # instance (r + i) mod N): every move has listeners on another instance.
-        tasks = [
+        tasks += [
             asyncio.create_task(
                 client(ws_urls[(r + i) % len(ws_urls)], room, token, i == 0, stats, stop,
                        random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls),
@@ -602,26 +688,25 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             for r, (room, tokens) in enumerate(seated)
             for i, token in enumerate(tokens)
         ]
-        tasks += [
-            asyncio.create_task(watcher(ws_urls[i % len(ws_urls)], seated[i % len(seated)][0].room, stats,
-                                        stop, gate))
-            for i in range(args.watchers)
-        ]
         try:
             # Sockets still connecting then are counted as failed if they never make it.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(gate.all_in.wait(), args.connect_timeout)
+                await asyncio.wait_for(gate.all_in.wait(),
+                                       max(0.0, args.connect_timeout - (time.perf_counter() - started)))
+            # Before the window: a scrape (only for servers whose pid is unknown) and /proc.
+            cpu_before = servers.cpu({} if servers.pids else await servers.scrape(http))
+            window.load_start = os.getloadavg()
             gate.go.set()
             window.started = time.perf_counter()
             cpu_client = time.process_time()
-            cpu_before = await servers.cpu(http)
-            await asyncio.sleep(args.duration / 2)
-            with contextlib.suppress(httpx.HTTPError):
-                window.scraped = (await http.get("/metrics")).text
-            await asyncio.sleep(args.duration / 2)
+            await asyncio.sleep(args.duration)
             window.ended = time.perf_counter()
             window.cpu_client = time.process_time() - cpu_client
-            cpu_after = await servers.cpu(http)
+            window.load_end = os.getloadavg()
+            cpu_after = servers.cpu({}) if servers.pids else {}
+            window.scraped = await servers.scrape(http)
+            if not servers.pids:
+                cpu_after = servers.cpu(window.scraped)
             window.cpu_server = {name: cpu_after[name] - cpu_before[name]
                                  for name in cpu_after if name in cpu_before}
         finally:
@@ -632,6 +717,34 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             _, stuck = await asyncio.wait(tasks, timeout=10)
             for task in stuck:
                 task.cancel()
+
+
+def sum_of(values: Any) -> float | None:
+    """The sum of the figures some instance gave (none if none did)."""
+    given = [value for value in values if value is not None]
+    return sum(given) if given else None
+
+
+# A process at this share of one core is at its limit: each is one event loop on one core.
+SATURATED = 0.9
+
+
+def limit_of(generator: float, servers: dict[str, float], elapsed: float) -> str:
+    """What held the run back, judged from the window's CPU shares: the load generator (one
+    process, one core), a server process, or the machine (every core busy with both); else none
+    of them (the think time, or latency, set the pace)."""
+    shares = {name: seconds / elapsed for name, seconds in servers.items()} if elapsed else {}
+    busiest = max(shares.items(), key=lambda item: item[1], default=None)
+    cores = os.cpu_count() or 1
+    if generator >= SATURATED:
+        return "generator-bound (figures are a floor of what the server can do)"
+    if busiest is not None and busiest[1] >= SATURATED:
+        return f"server-bound ({busiest[0]} at {busiest[1] * 100:.0f}% of a core)"
+    if generator + sum(shares.values()) >= SATURATED * cores:
+        return f"machine-bound (generator and servers use {cores} cores between them)"
+    if not shares:
+        return "server CPU unknown; the generator was not the limit"
+    return "neither at its limit (the pace was set by think time or waiting)"
 
 
 def finite(value: float) -> float | None:
@@ -646,17 +759,24 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         if args.instances > 1 and not args.proxy:
             cross.extend(room.fanout(cross=True))
     elapsed = window.elapsed()
-    sockets = metric(window.scraped, "houserules_sockets")
-    rss = metric(window.scraped, "process_resident_memory_bytes")
+    # Over every instance, from each one's own /metrics after the window.
+    sockets = sum_of(metric(text, "houserules_sockets") for text in window.scraped.values())
+    rss = sum_of(metric(text, "process_resident_memory_bytes") for text in window.scraped.values())
     ms = {name: [percentile(values, q) * 1000 for q in (0.5, 0.99)]
           for name, values in (("ack", stats.acks), ("fan", stats.fanout), ("cross", cross))}
-    rate = stats.moves / elapsed if elapsed else 0.0
+    # Moves acknowledged inside the window only: the ones around it (before the first scrape is
+    # done, while the sockets close) are not the window's.
+    in_window = sum(1 for room in runs for *_, at, _ in room.acked
+                    if window.started is not None and window.started <= at <= (window.ended or at))
+    rate = in_window / elapsed if elapsed else 0.0
     cpu_total = sum(window.cpu_server.values())
     per_move = {name: seconds / max(1, stats.moves) * 1000 for name, seconds in window.cpu_server.items()}
     if window.deadline_hit:
         print(f"DEADLINE: the run was cut at {args.deadline or args.duration + 120:.0f} s; figures so far")
-    print(f"rooms {args.rooms} x {args.clients} clients, {elapsed:.1f} s")
-    print(f"moves/s {rate:.1f} (acknowledged {stats.moves}, games finished {stats.games})")
+    print(f"rooms {args.rooms} x {args.clients} clients, window {elapsed:.1f} s "
+          f"(asked for {args.duration:g} s)")
+    print(f"moves/s {rate:.1f} ({in_window} acknowledged in the window, {stats.moves} in all, "
+          f"games finished {stats.games})")
     print(f"ack     p50 {ms['ack'][0]:.1f} ms  p99 {ms['ack'][1]:.1f} ms (send to ack)")
     print(f"fan-out p50 {ms['fan'][0]:.1f} ms  p99 {ms['fan'][1]:.1f} ms (send to the last seat's update)")
     print(f"sockets failed to connect {stats.failed_connect}, dropped during the run {stats.dropped}, "
@@ -665,6 +785,10 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
               f"(send to the last seat's update on another instance than the mover's)")
     print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    # A room whose players all wait (a refused move nobody follows up, a lost update) goes quiet.
+    quiet_from = (window.ended or 0.0) - elapsed / 4
+    stalled_rooms = sum(1 for room in runs if not any(quiet_from <= at for *_, at, _ in room.acked))
+    print(f"rooms with no move acknowledged in the window's last quarter: {stalled_rooms} of {len(runs)}")
     resumed: list[float] = []
     stalled = 0
     if window.killed_at is not None:
@@ -672,7 +796,9 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         for room in runs:
             if room.dropped_at is None:
                 continue
-            after = [at for _, _, _, at in room.acked if at > killed]
+            # Moves sent after the kill (a resend after the reconnect carries its own send time):
+            # an answer already on its way when the instance died says nothing of the resumption.
+            after = [at for *_, at, sent in room.acked if sent >= killed]
             if after:
                 resumed.append(min(after) - killed)
             else:
@@ -685,8 +811,20 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         print(f"acknowledged moves not in the log: {stats.acked_lost}")
         print(f"events checked against the log on {stats.checked} sockets: lost {stats.lost}, "
               f"duplicated {stats.duplicate_events}")
+        for where in stats.lost_where[:5]:
+            print(f"  lost: {where}")
     if sockets is not None and rss is not None:
         print(f"sockets {sockets:.0f}  server RSS {rss / 2**20:.0f} MiB")
+    generator = window.cpu_client / elapsed if elapsed else 0.0
+    verdict = limit_of(generator, window.cpu_server, elapsed)
+    if window.load_end is not None and window.load_end[0] > (os.cpu_count() or 1):
+        # Others' processes too: the cores were not the run's alone.
+        verdict += f"; the machine was overloaded (load {window.load_end[0]:.1f} on {os.cpu_count()} cores)"
+    print(f"generator-cpu {generator * 100:.0f}% of a core (the load generator's own process): {verdict}")
+    if window.load_start is not None:
+        end = window.load_end or os.getloadavg()
+        print(f"load average {' '.join(f'{x:.2f}' for x in window.load_start)} at the start, "
+              f"{' '.join(f'{x:.2f}' for x in end)} at the end ({os.cpu_count()} cores)")
     if window.cpu_server and elapsed:
         print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
               f"({cpu_total / max(1, stats.moves) * 1000:.3f} ms per move, fan-out included), "
@@ -700,7 +838,10 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         print(f"ack mean {statistics.fmean(stats.acks) * 1000:.1f} ms")
     print(json.dumps({
         "rooms": args.rooms, "clients": args.clients, "think_ms": args.think, "seconds": round(elapsed, 2),
+        "asked_seconds": args.duration, "moves_in_window": in_window, "stalled_rooms": stalled_rooms,
         "moves": stats.moves, "moves_per_s": round(rate, 1), "games": stats.games,
+        "generator_cpu_share": round(generator, 3), "limit": verdict,
+        "load_start": window.load_start, "load_end": window.load_end, "watchers": args.watchers,
         "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
         "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
         "server_cpu_ms_per_move": round(cpu_total / max(1, stats.moves) * 1000, 4) if window.cpu_server

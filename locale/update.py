@@ -1,112 +1,120 @@
-"""Bring the message catalogues up to date with the texts in templates/ and static/js/.
+"""Bring the message catalogues up to date with the sources, with Babel's own ``pybabel``.
 
-``python locale/update.py`` finds every ``_("...")`` in the Jinja2 templates and every ``t("...")`` /
-``tMaybe("...")`` in the ES modules, and the plural pairs of ``tn("one", "many", n)`` (scripts) and
-``ngettext("one", "many", n)`` (templates), adds the new message ids to
-``locale/<lang>/LC_MESSAGES/messages.po`` (keeping every translation already there) and lists what is
-still untranslated. Ids built at run time (``error: <code>``, ``event: <type>``, ``option value:
-<value>``, ``preset: <name>`` …) are written into the catalogues by hand and kept. ``--check``
-changes nothing and exits 1 when a text lacks a translation.
-The ``.po`` files are the sources; the server compiles them in memory (``app/web/i18n.py``).
+    python locale/update.py           # pybabel extract (babel.cfg), then pybabel update of et, fi and en
+    python locale/update.py --check   # change nothing; exit 1 if a catalogue is out of date with the
+                                      # sources or an Estonian or Finnish text is missing or fuzzy
+
+``pybabel extract -F babel.cfg`` reads the templates (Jinja2's extractor), the ES modules (Babel's
+JavaScript extractor, ``houserules_scripts``), app/ Python and the ids built at run time
+(``houserules_runtime``: see ``locale/houserules_babel.py``) into a template without line
+references, sorted by id; ``pybabel update`` merges it into ``locale/<lang>/LC_MESSAGES/messages.po``
+keeping every translation, dropping ids no source names any more (``--ignore-obsolete``) and keeping
+the catalogue's own creation date, so a second run changes nothing. When the English of a text
+changes, its new id gets the translation of the closest id no longer used, marked *fuzzy* with the
+old id beside it (``#| msgid``); a fuzzy entry is never shown (``app/web/i18n.py``) and fails
+``--check`` until a translator removes the flag.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import sys
+import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.frontend import BaseError, CommandLineInterface
+from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "locale"
+
 LANGUAGES = ("et", "fi", "en")
 TRANSLATED = ("et", "fi")  # English texts are the message ids themselves
-PATTERNS = [
-    re.compile(r"""\b_\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]"""),
-    re.compile(r"""\b_\(\s*'((?:[^'\\]|\\.)*)'\s*[,)]"""),
-    re.compile(r"""\b(?:t|tMaybe)\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]"""),
-    re.compile(r"""\b(?:t|tMaybe)\(\s*`([^`$]*)`\s*[,)]"""),
-]
-
-PLURAL = re.compile(r"""\b(?:tn|ngettext)\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,""")
+# The translation functions: the pages' _() and ngettext() are Babel's defaults; the scripts' are
+# static/js/i18n.js's (pt and ptMaybe take a context first).
+KEYWORDS = ("t", "tMaybe", "tn:1,2", "pt:1c,2", "ptMaybe:1c,2")
 
 
-def _files() -> list[Path]:
-    return sorted((ROOT / "templates").rglob("*.html")) + sorted((ROOT / "static" / "js").rglob("*.js"))
+def pybabel(*args: str) -> None:
+    """Run a ``pybabel`` command in the project's folder (raises ``BaseError`` when it fails)."""
+    CommandLineInterface().run(["pybabel", "--quiet", *args])
 
 
-def found_plurals() -> dict[tuple[str, str], list[tuple[str, int]]]:
-    """(singular, plural) pairs of ``tn`` / ``ngettext`` calls, with where they are."""
-    pairs: dict[tuple[str, str], list[tuple[str, int]]] = {}
-    for path in _files():
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            for match in PLURAL.finditer(line):
-                one, many = (json.loads(f'"{part}"') if "\\" in part else part for part in match.groups())
-                pairs.setdefault((one, many), []).append((str(path.relative_to(ROOT)), number))
-    return pairs
+def extract(pot: Path) -> None:
+    # The extractors of babel.cfg import houserules_babel and the app.
+    for folder in (LOCALE, ROOT):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    keywords = [part for keyword in KEYWORDS for part in ("-k", keyword)]
+    pybabel("extract", "-F", str(ROOT / "babel.cfg"), *keywords, "--no-location", "--sort-output",
+            "--project", "Houserules", "-o", str(pot), str(ROOT))
 
 
-def found_texts() -> dict[str, list[tuple[str, int]]]:
-    texts: dict[str, list[tuple[str, int]]] = {}
-    for path in _files():
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            for pattern in PATTERNS:
-                for match in pattern.finditer(line):
-                    text = match.group(1)
-                    if "\\" in text:
-                        text = json.loads(f'"{text}"')
-                    texts.setdefault(text, []).append((str(path.relative_to(ROOT)), number))
-    return texts
+def update(pot: Path, *, check: bool) -> bool:
+    """``pybabel update`` of every catalogue from ``pot``; with ``check``, whether they are up to
+    date (nothing is written)."""
+    try:
+        pybabel("update", "-i", str(pot), "-d", str(LOCALE), "-D", "messages", "--no-wrap",
+                "--ignore-obsolete", "--ignore-pot-creation-date", "--previous",
+                *(["--check"] if check else []))
+    except BaseError:
+        if check:
+            return False
+        raise
+    return True
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE / lang / "LC_MESSAGES" / "messages.po"
+def extracted() -> Catalog:
+    """What the sources name today (``pybabel extract`` into a temporary template)."""
+    with tempfile.TemporaryDirectory() as folder:
+        pot = Path(folder) / "messages.pot"
+        extract(pot)
+        with pot.open("rb") as handle:
+            return read_po(handle)
+
+
+def found_texts() -> set[str]:
+    """The ids of single texts (no context, no plural) the sources name."""
+    return {m.id for m in extracted() if isinstance(m.id, str) and m.id and not m.context}
+
+
+def found_plurals() -> set[tuple[str, str]]:
+    """The (singular, plural) ids the sources name."""
+    return {(str(m.id[0]), str(m.id[1])) for m in extracted() if isinstance(m.id, tuple)}
 
 
 def load(lang: str) -> Catalog:
-    path = po_path(lang)
-    if path.exists():
-        with path.open("rb") as handle:
-            return read_po(handle, locale=lang)
-    return Catalog(locale=lang, project="Houserules", charset="utf-8")
+    with (LOCALE / lang / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def translated(string: object) -> bool:
+    return bool(string) if isinstance(string, str) else bool(string) and all(string)  # type: ignore[arg-type]
+
+
+def untranslated(lang: str) -> list[str]:
+    """The ids of ``lang`` that lack a translation or have only a fuzzy one."""
+    return [str(m.id) + (" (fuzzy)" if m.fuzzy else "") for m in load(lang)
+            if m.id and (m.fuzzy or not translated(m.string))]
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
-    texts = found_texts()
-    plurals = found_plurals()
+    with tempfile.TemporaryDirectory() as folder:
+        pot = Path(folder) / "messages.pot"
+        extract(pot)
+        up_to_date = update(pot, check=check)
+    if not up_to_date:
+        print("The catalogues are out of date with the sources: run python locale/update.py")
     missing_any = False
-    for lang in LANGUAGES:
-        catalog = load(lang)
-        for text, places in texts.items():
-            message = catalog.get(text)
-            if message is None:
-                catalog.add(text, "", locations=places)
-            else:
-                message.locations = places
-        for pair, places in plurals.items():
-            message = catalog.get(pair)
-            if message is None:
-                catalog.add(pair, ("", ""), locations=places)
-            else:
-                message.locations = places
-        if lang in TRANSLATED:
-            missing = [str(m.id) for m in catalog
-                       if m.id and not (m.string if isinstance(m.string, str) else all(m.string))]
-            if missing:
-                missing_any = True
-                print(f"{lang}: {len(missing)} untranslated")
-                for missing_text in missing:
-                    print(f"  {missing_text!r}")
-        if not check:
-            path = po_path(lang)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
-                write_po(handle, catalog, width=0, sort_output=False, omit_header=False)
-    return 1 if (check and missing_any) else 0
+    for lang in TRANSLATED:
+        missing = untranslated(lang)
+        if missing:
+            missing_any = True
+            print(f"{lang}: {len(missing)} untranslated")
+            for text in missing:
+                print(f"  {text!r}")
+    return 1 if check and (missing_any or not up_to_date) else 0
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,18 @@ def fresh_postgres_sync() -> Iterator[str]:
         yield url
     finally:
         asyncio.run(drop_database(url))
+
+
+async def until(condition: Callable[[], object], what: str = "the condition", timeout: float = 120.0,
+                every: float = 0.005) -> None:
+    """Wait until ``condition()`` holds, looking ``every`` seconds and letting the event loop run
+    between looks (a server's message, another instance's NOTIFY). The condition is the event
+    waited for; the deadline, generous for a loaded machine, only turns a hang into a failure. The
+    one wait helper of the suite: a condition that asks a server over HTTP looks less often."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        await asyncio.sleep(every)
 
 
 def free_port() -> int:

@@ -66,3 +66,40 @@ def test_public_origin_log_level_and_proxies(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("HOUSERULES_PUBLIC_ORIGIN", "cards.example")
     with pytest.raises(ValueError):
         Settings()
+
+
+def test_fair_wait_is_documented_default_and_settable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOUSERULES_FAIR_WAIT_SECONDS", raising=False)  # tests/conftest.py sets it
+    assert Settings().fair_wait_seconds == 1.5
+    monkeypatch.setenv("HOUSERULES_FAIR_WAIT_SECONDS", "0")
+    assert Settings().fair_wait_seconds == 0
+    monkeypatch.setenv("HOUSERULES_FAIR_WAIT_SECONDS", "-1")
+    with pytest.raises(ValueError):
+        Settings()
+
+
+def test_a_fixed_seed_is_refused_unless_test_settings_are_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().test_fixed_seed is None and not Settings().allow_test_settings
+    monkeypatch.setenv("HOUSERULES_TEST_FIXED_SEED", "kill-1")
+    with pytest.raises(ValueError, match="HOUSERULES_ALLOW_TEST_SETTINGS"):
+        Settings()
+    monkeypatch.setenv("HOUSERULES_ALLOW_TEST_SETTINGS", "1")
+    assert Settings().test_fixed_seed == "kill-1"
+
+
+def test_fixed_server_seeds_repeat_and_differ_from_each_other() -> None:
+    from app.games import fair
+
+    try:
+        fair.fix_server_seeds("kill-1")
+        first = [fair.new_server_seed() for _ in range(3)]
+        fair.fix_server_seeds("kill-1")
+        assert [fair.new_server_seed() for _ in range(3)] == first
+        assert len(set(first)) == 3
+        assert all(len(seed) == 2 * fair.SERVER_SEED_BYTES and len(nonce) == 2 * fair.NONCE_BYTES
+                   for seed, nonce in first)
+        fair.fix_server_seeds("kill-2")
+        assert fair.new_server_seed() not in first
+    finally:
+        fair.fix_server_seeds(None)
+    assert fair.new_server_seed() not in first

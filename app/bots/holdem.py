@@ -11,6 +11,17 @@
   equity beats the pot odds, and checks or folds otherwise;
 - never stalls: whatever else it is offered (straddles, showing, rebuys) it answers at once.
 
+Memory (the betting line of the hand, from the seat's events): who raised before the flop and who
+bet or raised on each street. "good" continuation-bets the flop as the last raiser before it, and
+reads an opponent's range tighter for every bet or raise he made in the hand.
+
+Heads-up it raises or folds from the small blind (never limps) and defends its big blind against a
+single raise with any reasonable hand, the price being a third of the pot or better.
+
+"strong": as "good", but the equity after the flop is measured with many more samples against
+ranges narrowed street by street from each opponent's line (``STRONG_SAMPLES``), and it bets
+thinner for value and bluffs the rivers where a check-check line says nobody holds much.
+
 "easy": plays its hand as it looks: calls with a pair or two high cards, raises the very best,
 after the flop calls with any pair and bets two pair or better, and otherwise checks or folds.
 """
@@ -22,6 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.bots.memory import Memory
 from app.games.holdem.evaluator import strength, strength7
 
 Action = dict[str, Any]
@@ -29,21 +41,28 @@ Action = dict[str, Any]
 RANKS = "23456789TJQKA"
 DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in "cdhs")
 SAMPLES = 200
+STRONG_SAMPLES = 2500
 REDRAWS = 3
 SHORT_STACK_BB = 12
 
 
-def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str) -> Action:
+def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
+           memory: Memory = ()) -> Action:
     kinds = {a["type"]: a for a in legal}
     betting = {"fold", "check", "call", "bet", "raise", "all_in"} & kinds.keys()
     if not betting:
         return _other(legal, kinds)
-    table = _Table(view, kinds)
+    table = _Table(view, kinds, memory)
     if level == "easy":
         return _easy(table, kinds)
     if not table.board:
         return _preflop(table, kinds)
-    return _postflop(table, kinds, rng)
+    return _postflop(table, kinds, rng, level == "strong")
+
+
+def declines(view: Mapping[str, Any], legal: Sequence[Action], level: str, memory: Memory = ()) -> bool:
+    """Hold'em offers no out-of-turn move among the legal ones; a bot never lets one go."""
+    return False
 
 
 def _other(legal: Sequence[Action], kinds: Mapping[str, Action]) -> Action:
@@ -68,8 +87,24 @@ def _other(legal: Sequence[Action], kinds: Mapping[str, Action]) -> Action:
 class _Table:
     """The numbers a decision needs, read from the seat's view."""
 
-    def __init__(self, view: Mapping[str, Any], kinds: Mapping[str, Action]) -> None:
+    def __init__(self, view: Mapping[str, Any], kinds: Mapping[str, Action], memory: Memory = ()) -> None:
         self.seat = int(view["seat"])
+        # The betting line: aggressive actions per seat, and the last raiser before the flop.
+        self.aggression: dict[int, int] = {}
+        self.preflop_raiser: int | None = None
+        self.street_bets: dict[int, int] = {}
+        flop_seen = False
+        for event in memory:
+            kind = event.get("type")
+            if kind == "board":
+                flop_seen = True
+                self.street_bets = {}
+            elif kind in ("bet", "raise") and isinstance(event.get("seat"), int):
+                who = int(event["seat"])
+                self.aggression[who] = self.aggression.get(who, 0) + 1
+                self.street_bets[who] = self.street_bets.get(who, 0) + 1
+                if not flop_seen:
+                    self.preflop_raiser = who
         players = view["players"]
         me = players[self.seat]
         hand = view.get("hand") or {}
@@ -154,14 +189,17 @@ def _preflop(t: _Table, kinds: Mapping[str, Action]) -> Action:
         if score >= shove:
             return t.call()
         return t.fold()
-    open_at = min(10, 5 + t.behind) if not heads_up else 5
     if not raised:
+        if heads_up and t.to_call > 0:
+            # The small blind heads-up: raise or fold, never limp (a limp shows a weak hand).
+            if score >= 3:
+                return t.raise_to(t.current + 2 * t.bb + t.to_call // 2) or t.call()
+            return t.fold()
+        open_at = 5 if heads_up else min(10, 5 + t.behind)
         if score >= open_at:
             return t.raise_to(t.current + 2 * t.bb + t.to_call) or t.call()
         if t.to_call == 0:
             return {"type": "check"}
-        if heads_up and score >= 3 and t.to_call <= t.bb:
-            return t.call()  # complete the small blind with a playable hand
         return t.fold()
     # Facing a raise: three-bet the best, call with the good ones when it is cheap for the stack.
     share = t.to_call / max(1, t.stack)
@@ -169,6 +207,11 @@ def _preflop(t: _Table, kinds: Mapping[str, Action]) -> Action:
         return t.raise_to(t.current * 3) or t.call()
     if share > 0.35:
         return t.call() if score >= (9 if heads_up else 10) else t.fold()
+    price = t.to_call / max(1, t.pot + t.to_call)
+    single = t.current <= 4 * t.bb
+    if t.bet > 0 and single and price <= 0.34 and score >= (4 if heads_up else 6):
+        # Defending a blind: the chips already in make most hands worth a look at the flop.
+        return t.call()
     if score >= (6 if heads_up else 8) and share <= 0.15:
         return t.call()
     return t.fold()
@@ -179,14 +222,16 @@ def _preflop(t: _Table, kinds: Mapping[str, Action]) -> Action:
 CHEN: dict[tuple[str, str], int] = {(a, b): chen((a, b)) for a in DECK for b in DECK if a != b}
 
 
-def _range_floor(player: Mapping[str, Any], bb: int) -> int:
-    """The weakest Chen score a player who put in this much before the flop is likely to hold."""
+def _range_floor(player: Mapping[str, Any], bb: int, aggression: int = 0) -> int:
+    """The weakest Chen score a player who put in this much before the flop, and bet or raised
+    ``aggression`` times in the hand, is likely to hold."""
     committed = int(player.get("committed", 0))
+    floor = 0
     if committed > 4 * bb:
-        return 8
-    if committed > bb:
-        return 5
-    return 0
+        floor = 8
+    elif committed > bb:
+        floor = 5
+    return min(12, floor + 2 * max(0, aggression - 1))
 
 
 def equity(holes: Sequence[str], board: Sequence[str], floors: Sequence[int], rng: random.Random,
@@ -232,14 +277,23 @@ def equity(holes: Sequence[str], board: Sequence[str], floors: Sequence[int], rn
     return won / samples
 
 
-def _postflop(t: _Table, kinds: Mapping[str, Action], rng: random.Random) -> Action:
-    floors = [_range_floor(p, t.bb) for p in t.opponents]
-    eq = equity(t.holes, t.board, floors, rng)
+def _postflop(t: _Table, kinds: Mapping[str, Action], rng: random.Random, strong: bool = False) -> Action:
+    floors = [_range_floor(p, t.bb, t.aggression.get(int(p["seat"]), 0)) for p in t.opponents]
+    eq = equity(t.holes, t.board, floors, rng, STRONG_SAMPLES if strong else SAMPLES)
     pot = max(t.pot, t.bb)
+    heads_up = len(t.opponents) == 1
     if t.to_call == 0:
-        if eq >= 0.62 or (eq >= 0.5 and len(t.opponents) == 1 and len(t.board) < 5):
+        value = 0.62 if not strong else (0.58 if heads_up else 0.62)
+        if eq >= value or (eq >= 0.5 and heads_up and len(t.board) < 5):
             size = int(pot * (0.75 if eq >= 0.75 else 0.5))
             return t.raise_to(t.current + max(size, t.bb)) or {"type": "check"}
+        if (t.preflop_raiser == t.seat and len(t.board) == 3 and len(t.opponents) <= 2
+                and (heads_up or eq >= 0.3 or rng.random() < 0.5)):
+            # The continuation bet: the raiser before the flop represents the strong hand.
+            return t.raise_to(t.current + max(pot // 2, t.bb)) or {"type": "check"}
+        if strong and heads_up and len(t.board) == 5 and not t.aggression and rng.random() < 0.33:
+            # Nobody bet the hand at all: a river bluff takes a pot nobody wants.
+            return t.raise_to(t.current + max(pot // 2, t.bb)) or {"type": "check"}
         return {"type": "check"}
     odds = t.to_call / (pot + t.to_call)
     if eq >= 0.78:

@@ -17,6 +17,18 @@ diamonds 80, hearts 100) [T8].
   points to the other defender when it takes the trick from the bidder, and otherwise plays its
   cheapest card.
 
+Memory: the cards played this deal (from the seat's events) count as seen, so a card is a sure
+winner once every higher card of its suit is out; a suit a player did not follow is known empty.
+
+Declining (out of turn, before the opening bid): it looks at its cards, claims a "17 or less"
+redeal when offered [T5], and lets the nine lottery go [T6] (the organiser expects 25 points, each
+guesser 37.5). In a lottery it guesses the colour most of the organiser's nines have, as far as its
+own nines tell.
+
+Cards in the tricks are chosen by determinized playouts (``app.bots.thousand_search``): the hidden
+cards dealt at random consistent with what the seat has seen, the rest of the deal played out
+greedily for each legal card; "good" plays ``GOOD_SAMPLES`` such deals, "strong" ``STRONG_SAMPLES``.
+
 "easy": looks, bids the compulsory opening only, gives its lowest cards, declares marriages on
 the lead and otherwise plays a random legal card.
 """
@@ -26,6 +38,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from app.bots import thousand_search
+from app.bots.memory import Memory
 
 Action = dict[str, Any]
 
@@ -43,10 +58,78 @@ TALON_HOPE = 15
 MARGIN = 5
 
 
-def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str) -> Action:
+# Determinizations per decision in the tricks (each plays out every legal card): "good" takes a
+# few (within its 50 ms), "strong" many.
+GOOD_SAMPLES = 6
+STRONG_SAMPLES = 60
+
+
+def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
+           memory: Memory = ()) -> Action:
     if level == "easy":
         return _easy(view, legal, rng)
-    return _good(view, legal, rng)
+    if view.get("phase") == "play" and GOOD_SAMPLES > 0:
+        plays = [a for a in legal if a["type"] == "play"]
+        searchable = view.get("bidder") is not None and view.get("hand_counts") is not None
+        # A marriage is declared whenever it may be (the dearest first): no search needed [T15].
+        if len({a["card"] for a in plays}) > 1 and searchable and not any(a.get("declare") for a in plays):
+            know = Knowledge(view, memory)
+            samples = STRONG_SAMPLES if level == "strong" else GOOD_SAMPLES
+            return dict(thousand_search.best_move(view, plays, know, rng, samples))
+    return _good(view, legal, rng, memory)
+
+
+def declines(view: Mapping[str, Any], legal: Sequence[Action], level: str, memory: Memory = ()) -> bool:
+    """Out of turn before the opening bid [T5, T6]: look, claim a redeal, never run the lottery."""
+    kinds = {a["type"] for a in legal}
+    if "look" in kinds:
+        return False
+    return not ("redeal" in kinds and level != "easy")
+
+
+class Knowledge:
+    """What the seat knows of the cards in this deal, from its view and memory."""
+
+    def __init__(self, view: Mapping[str, Any], memory: Memory) -> None:
+        me = view.get("seat")
+        hand = set(view.get("hand") or [])
+        self.played: set[str] = set()
+        self.voids: dict[int, set[str]] = {}
+        self.held_by: dict[int, set[str]] = {}
+        self.taken: dict[int, int] = {}
+        trick: list[tuple[int, str]] = []
+        for event in memory:
+            kind = event.get("type")
+            if kind == "play":
+                seat, card = int(event["seat"]), str(event["card"])
+                if trick and card[1] != trick[0][1][1]:
+                    self.voids.setdefault(seat, set()).add(trick[0][1][1])
+                trick.append((seat, card))
+                self.played.add(card)
+            elif kind == "trick":
+                self.taken[int(event["winner"])] = self.taken.get(int(event["winner"]), 0) + int(
+                    event.get("points", 0))
+                trick = []
+            elif kind == "given" and event.get("from") == me:
+                cards = {str(c) for c in _as_list(event["cards"])}
+                self.held_by.setdefault(int(event["to"]), set()).update(cards)
+        for _, card in view.get("trick") or []:
+            self.played.add(str(card))
+        for suits_seat, suits in enumerate(view.get("marriages") or []):
+            for suit in suits:
+                self.taken[suits_seat] = self.taken.get(suits_seat, 0) + MARRIAGE[suit]
+        for seat in list(self.held_by):
+            self.held_by[seat] -= self.played
+        known = set().union(*self.held_by.values()) if self.held_by else set()
+        self.unseen = [c for c in thousand_search.DECK if c not in hand and c not in self.played
+                       and c not in known]
+
+    def points_by_seat(self, order: Sequence[int]) -> dict[int, int]:
+        return {s: self.taken.get(s, 0) for s in order}
+
+
+def _as_list(cards: Any) -> list[str]:
+    return [cards] if isinstance(cards, str) else list(cards)
 
 
 # -- hand evaluation ----------------------------------------------------------------------
@@ -103,12 +186,13 @@ def estimate(hand: Sequence[str]) -> int:
 # -- the good bot --------------------------------------------------------------------------
 
 
-def _good(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+def _good(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
+          memory: Memory = ()) -> Action:
     kinds = {a["type"] for a in legal}
     phase = view.get("phase")
     hand: list[str] = list(view.get("hand") or [])
     if phase == "lottery":
-        return rng.choice([a for a in legal if a["type"] == "guess"] or list(legal))
+        return _guess(legal, hand)
     if phase == "auction":
         return _bid(view, legal, hand, kinds)
     if phase == "talon":
@@ -117,8 +201,21 @@ def _good(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) 
         return _exchange(view, legal, hand, kinds)
     plays = [a for a in legal if a["type"] == "play"]
     if plays:
-        return _play(view, plays, hand)
+        return _play(view, plays, hand, memory)
     return legal[0]
+
+
+def _guess(legal: Sequence[Action], hand: Sequence[str]) -> Action:
+    """[T6] the organiser holds three nines: the ones this hand lacks (all but one if it has none)."""
+    guesses = [a for a in legal if a["type"] == "guess"]
+    if not guesses:
+        return legal[0]
+    mine = [c for c in hand if c[0] == "9"]
+    theirs = [s for s in SUITS if "9" + s not in mine]
+    red = sum(1 for s in theirs if s in "dh")
+    black = len(theirs) - red
+    colour = "red" if red >= black else "black"
+    return next((a for a in guesses if a.get("colour") == colour), guesses[0])
 
 
 def _bid(view: Mapping[str, Any], legal: Sequence[Action], hand: list[str], kinds: set[str]) -> Action:
@@ -185,8 +282,9 @@ def _winning(trick: Sequence[Sequence[Any]], trump: str | None) -> tuple[int, st
     return seat, best
 
 
-def _seen(view: Mapping[str, Any], hand: Sequence[str]) -> set[str]:
+def _seen(view: Mapping[str, Any], hand: Sequence[str], memory: Memory = ()) -> set[str]:
     seen = set(hand)
+    seen.update(str(e["card"]) for e in memory if e.get("type") == "play")
     for key in ("trick", "last_trick"):
         for _, card in view.get(key) or []:
             seen.add(str(card))
@@ -204,7 +302,7 @@ def _cheap_key(card: str, hand: Sequence[str], trump: str | None) -> tuple[int, 
     return (int(in_marriage), int(card[1] == trump), POINTS[card[0]], RANK[card[0]])
 
 
-def _play(view: Mapping[str, Any], plays: list[Action], hand: list[str]) -> Action:
+def _play(view: Mapping[str, Any], plays: list[Action], hand: list[str], memory: Memory = ()) -> Action:
     trick = view.get("trick") or []
     trump = view.get("trump")
     me = view.get("seat")
@@ -214,7 +312,7 @@ def _play(view: Mapping[str, Any], plays: list[Action], hand: list[str]) -> Acti
         # The dearest marriage; lead its queen, the cheaper half.
         return max(declares, key=lambda a: (MARRIAGE[a["card"][1]], a["card"][0] == "Q"))
     cards = [str(a["card"]) for a in plays]
-    seen = _seen(view, hand)
+    seen = _seen(view, hand, memory)
     if not trick:
         return {"type": "play", "card": _lead(cards, hand, trump, seen)}
     players = len(view.get("active") or []) or 3

@@ -1,30 +1,6 @@
 """The games: pure rules, no I/O. Nothing here imports anything outside ``app.games``.
 
-The registry maps a game's name to its ``Game`` object; rooms, bots and tests look games up here.
+Each game is a package here (``palace``, ``holdem``, ``thousand``) behind the contract of ``base``
+(``Game``). Which games there are is not written here: each is registered by an entry point of the
+group ``houserules.games`` (``pyproject.toml``), and ``app.registry`` finds them.
 """
-
-from __future__ import annotations
-
-import importlib
-from typing import Any
-
-from app.games.base import Game
-
-# The one place that names the games; each module registers its Game object on import.
-GAME_MODULES: tuple[str, ...] = ("app.games.palace", "app.games.holdem", "app.games.thousand")
-
-GAMES: dict[str, Game[Any, Any]] = {}
-
-
-def register(game: Game[Any, Any]) -> Game[Any, Any]:
-    GAMES[game.name] = game
-    return game
-
-
-def get(name: str) -> Game[Any, Any]:
-    """The game called ``name``; ``KeyError`` if there is none."""
-    return GAMES[name]
-
-
-for _module in GAME_MODULES:
-    importlib.import_module(_module)

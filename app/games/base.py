@@ -8,28 +8,26 @@ bots, the log and the generic tests use only this surface and never ask which ga
 
 Rules:
 - ``apply`` never changes the state it is given; it returns a new state and the events.
-- ``apply`` raises ``IllegalAction(code, message)`` for anything not legal, and
-  ``legal_actions`` and ``apply`` share one legality check.
+- Legality is one hook per game, ``check(state, seat, action)`` (pokerkit's verify/can/do in one):
+  ``None`` when the move is legal, else the refusal, an ``IllegalAction`` with its stable code and
+  its catalogue template. ``apply`` raises exactly what ``check`` returns, before it changes
+  anything; ``legal_actions`` lists exactly the moves ``check`` accepts (an amount as its range).
 - Randomness enters only through ``new`` (the seed); a game replays from sheet, seed and log.
 - ``view`` (and ``views``, many views at once) is the only way game state leaves the server.
 
-State, one idiom in every game: a state is a frozen dataclass, and a move builds the next one
-with a small builder and freezes it.
+State, one idiom in every game: ``copy → mutate → freeze``.
 
-- The state a game returns (from ``new``, ``apply`` and ``load``) is frozen: setting a field
-  raises ``FrozenInstanceError``. Palace declares ``Table`` ``frozen=True`` (with tuples, so it
-  is frozen all through); the larger states of Thousand and Hold'em are a plain dataclass (the
-  shape, which is the builder) and a frozen subclass that adds only the ``Frozen`` mixin
-  (``FrozenState(State, Frozen)``). Their lists, and Hold'em's ``Hand``, are the move's own copies,
-  reached only through the frozen state and never changed after the move (the property suite
-  checks that ``apply`` leaves its input as it was).
-- ``apply`` checks the move, copies the state into its builder (Palace's ``_Move``, Thousand's
-  ``State.copy``, Hold'em's ``State.clone``), lets the rules change the builder, and returns
-  ``freeze(builder, ...)``: the finished state, in place and at no cost. The builder copies what
-  a move changes and shares the rest, so a move is cheap, and nobody holds the builder afterwards.
+- A state is a dataclass (the shape, which is also the builder of a move) and a frozen subclass
+  that adds only the ``Frozen`` mixin (Palace's ``FrozenTable``, Thousand's and Hold'em's
+  ``FrozenState``). The state a game returns (from ``new``, ``apply`` and ``load``) is the frozen
+  one: setting a field raises ``FrozenInstanceError``.
+- ``apply`` checks the move, takes the state's ``copy()`` (the builder: it copies what a move
+  changes in place and shares the rest, so a move is cheap), lets the rules change the builder,
+  and returns ``freeze(builder, FrozenState)``: the finished state, in place and at no cost. Nobody
+  holds the builder afterwards; what it shares is never changed (the property suite checks that
+  ``apply`` leaves its input as it was).
 - A state has an exact JSON form (``dump``/``load``); ``load`` accepts dumps without the fields
   added later, since rooms store them.
-- Legality is one check per game, used by both ``legal_actions`` and ``apply``.
 """
 
 from __future__ import annotations
@@ -37,11 +35,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+# Refusals live in their own module (``fair`` refuses too); every game imports them from here.
+from app.games.errors import IllegalAction as IllegalAction
+from app.games.errors import InvalidSheet as InvalidSheet
+from app.games.errors import Sentence as Sentence
+from app.games.errors import sentence as sentence
 from app.games.fair import Shuffle
+from app.games.form_layout import GameLayout, placement_of, with_layout
+from app.games.sheet_problems import sheet_error_message
 
 Action = dict[str, Any]
 """A move as a small JSON object with a ``type``, e.g. ``{"type": "play", "cards": ["Qs", "Qh"]}``."""
@@ -64,8 +70,9 @@ class Frozen:
 
 def freeze(builder: Any, frozen: type[T]) -> T:
     """``builder`` turned into the finished state ``frozen``, in place: ``frozen`` is a subclass of
-    the builder's class that adds only ``Frozen``. The builder must not be used afterwards."""
-    object.__setattr__(builder, "__class__", frozen)
+    the builder's class that adds only ``Frozen``. The builder must not be used afterwards. The
+    one way every game freezes a state (``copy → mutate → freeze``, see "State" above)."""
+    builder.__class__ = frozen  # the builder's own class: a plain assignment, no mixin in the way
     return cast(T, builder)
 
 
@@ -77,26 +84,6 @@ def each_seat(seats: Iterable[int | None], build: Callable[[int | None], T]) -> 
         if seat not in out:
             out[seat] = build(seat)
     return out
-
-
-class IllegalAction(Exception):
-    """A move or input the rules refuse. ``code`` is stable for machines, ``message`` is for people.
-
-    A message never names a card the acting seat may not see.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class InvalidSheet(IllegalAction):
-    """A rule sheet that cannot be played; ``option`` names the offending option (or ``None``)."""
-
-    def __init__(self, option: str | None, message: str) -> None:
-        super().__init__("invalid_sheet", message)
-        self.option = option
 
 
 @dataclass(frozen=True)
@@ -143,15 +130,12 @@ class Outcome:
         }
 
 
-def option(default: Any, en: str, et: str, fi: str, **kwargs: Any) -> Any:
-    """A rule-sheet field with its one-line description in English, Estonian and Finnish.
-
-    The English line is the JSON schema's ``description``; all three are under ``i18n``,
-    which the browser's generated rule-sheet form reads.
-    """
-    extra = dict(kwargs.pop("json_schema_extra", None) or {})
-    extra["i18n"] = {"en": en, "et": et, "fi": fi}
-    return Field(default, description=en, json_schema_extra=extra, **kwargs)
+def option(default: Any, description: str, **kwargs: Any) -> Any:
+    """A rule-sheet field with its one-line English description (the JSON schema's
+    ``description``). The catalogues (locale/, context "rule-sheet help") give its Estonian and
+    Finnish text, found by the English with its rule ids taken out; the browser's generated form
+    reads them from there."""
+    return Field(default, description=description, **kwargs)
 
 
 class RuleSheetBase(BaseModel):
@@ -165,16 +149,12 @@ class RuleSheetBase(BaseModel):
     turn_timer_seconds: int = option(
         0,
         "Seconds a player has for a move before the default move is made for them; 0 is no timer.",
-        "Sekundid käigu jaoks, enne kui mängija eest tehakse vaikimisi käik; 0 tähendab taimerit pole.",
-        "Sekunnit siirtoa kohden, ennen kuin pelaajan puolesta tehdään oletussiirto; 0 = ei ajastinta.",
         ge=0,
         le=3600,
     )
     time_bank_seconds: int = option(
         0,
         "Extra seconds per player for the whole game, used when the turn timer runs out.",
-        "Lisasekundid mängijale kogu mänguks, kui käigu taimer saab täis.",
-        "Lisäsekunnit pelaajalle koko peliksi, kun siirtoajastin loppuu.",
         ge=0,
         le=3600,
     )
@@ -183,10 +163,6 @@ class RuleSheetBase(BaseModel):
         10,
         "Seconds for an optional decision (show or muck, run it twice, straddle, a lottery guess) "
         "before the quiet choice is made for the player, with or without a turn timer; 0 waits.",
-        "Sekundid valikulise otsuse jaoks (näita või viska, jooksuta kaks korda, straddle, loteriis "
-        "arvamine), enne kui mängija eest tehakse vaikne valik, ka ilma käigutaimerita; 0 ootab.",
-        "Sekunnit vapaaehtoiselle päätökselle (näytä tai heitä, aja kahdesti, straddle, arpajaisten "
-        "arvaus), ennen kuin pelaajan puolesta tehdään hiljainen valinta, myös ilman ajastinta; 0 odottaa.",
         ge=0,
         le=600,
     )
@@ -196,8 +172,6 @@ class RuleSheetBase(BaseModel):
     bot_takeover_seconds: int = option(
         90,
         "Seconds a player may be disconnected before a bot plays for them until they return; 0 is never.",
-        "Sekundid, mille järel lahkunud mängija eest mängib robot, kuni ta naaseb; 0 tähendab mitte kunagi.",
-        "Sekunnit, joiden jälkeen poistuneen pelaajan puolesta pelaa botti, kunnes hän palaa; 0 = ei ikinä.",
         ge=0,
         le=3600,
     )
@@ -213,7 +187,8 @@ class RuleSheetBase(BaseModel):
         if not self.min_players() <= players <= self.max_players():
             raise InvalidSheet(
                 None,
-                f"This sheet is for {self.min_players()}–{self.max_players()} players, not {players}.",
+                "This sheet is for {min}–{max} players, not {n}.",
+                min=self.min_players(), max=self.max_players(), n=players,
             )
 
 
@@ -221,21 +196,33 @@ SheetT = TypeVar("SheetT", bound=RuleSheetBase)
 StateT = TypeVar("StateT")
 
 
-def sheet_error_message(error: ValidationError) -> tuple[str | None, str]:
-    """The first problem of a pydantic error as (option, sentence)."""
-    first = error.errors()[0]
-    loc = ".".join(str(part) for part in first.get("loc", ())) or None
-    kind = first.get("type", "")
-    if kind == "extra_forbidden":
-        return loc, f"Unknown option {loc!r}."
-    return loc, f"Option {loc!r}: {first.get('msg', 'invalid value')}."
-
-
 class Game(ABC, Generic[StateT, SheetT]):
-    """The surface every game offers. Subclasses are stateless; one instance serves all rooms."""
+    """The surface every game offers. Subclasses are stateless; one instance serves all rooms.
+
+    A game is registered by the entry point group ``houserules.games`` (``docs/adding-a-game.md``);
+    besides its rules it declares, in its own folder, what the rest of the app needs to know of it:
+    its rule letter, its form layout, its bot, the events that begin a deal, and its table in the
+    browser (``table_module``, ``table_styles``, ``assets``).
+    """
 
     name: ClassVar[str]
     titles: ClassVar[Mapping[str, str]]
+    rule_letter: ClassVar[str]
+    """The capital letter of the game's rule ids (``P`` for P1, P2 …), one per registered game: the
+    form takes "(P4)" tags out of the visible descriptions by it, and the tests find the ids with it."""
+    form_layout: ClassVar[GameLayout | None] = None
+    """Where the rule-sheet form shows each option (``app/games/form_layout.py``); ``None``: every
+    option of the game's own renders under "More house rules"."""
+    bot: ClassVar[str | None] = None
+    """The module of the game's computer player (``app/bots/<game>.py``): ``choose(view, legal, rng,
+    level, memory)``, ``declines(view, legal, level, memory)`` and optionally ``table_move(view,
+    offered)`` (``app.bots``). ``None``: no bot; a bot seat cannot be offered."""
+    deal_starts: ClassVar[frozenset[str]] = frozenset()
+    """The event types that begin a new deal (a Thousand deal, a Hold'em hand): a bot's memory of
+    the deal starts again there. Empty: the game deals once and the memory is the whole game."""
+    language_presets: ClassVar[Mapping[str, str]] = {}
+    """The preset a page in each language opens on: the seed written in that language (an Estonian
+    page opens Palace on Hiina turakas, a Finnish one on China Hand)."""
     RuleSheet: type[SheetT]
     presets: Mapping[str, SheetT]
 
@@ -260,7 +247,8 @@ class Game(ABC, Generic[StateT, SheetT]):
         if preset is not None:
             if preset not in self.presets:
                 choices = ", ".join(self.presets)
-                raise InvalidSheet(None, f"Unknown preset {preset!r}; choose one of {choices}.")
+                raise InvalidSheet(None, "Unknown preset '{preset}'; choose one of {choices}.",
+                                   preset=str(preset)[:32], choices=choices)
             base = self.presets[preset].model_dump()
         if data is not None and not isinstance(data, Mapping):
             raise InvalidSheet(None, "A rule sheet is a JSON object of options.")
@@ -268,18 +256,44 @@ class Game(ABC, Generic[StateT, SheetT]):
         try:
             sheet = self.RuleSheet.model_validate(base)
         except ValidationError as error:
-            raise InvalidSheet(*sheet_error_message(error)) from None
+            raise InvalidSheet(*sheet_error_message(error, self.option_label)) from None
         self.check_sheet(sheet)
         return sheet
+
+    def option_label(self, option: str) -> str:
+        """An option's short English label on the form (``form_layout``); the option itself when
+        the layout places it nowhere."""
+        placement = placement_of(self.form_layout, option)
+        return placement.label if placement is not None else option
 
     def check_sheet(self, sheet: SheetT) -> None:
         """Refuse impossible combinations of options (override; raise ``InvalidSheet``)."""
 
-    def sheet_schema(self) -> dict[str, Any]:
-        """The rule sheet's JSON schema with the form's layout extras (``form_layout``)."""
-        from app.games.form_layout import with_layout  # the layout imports the games' own modules
+    def sheet_schema(self, rule_letters: str = "") -> dict[str, Any]:
+        """The rule sheet's JSON schema with the form's layout extras (``form_layout``); the rule-id
+        tags of this game and of the games of ``rule_letters`` (the registered ones: ``app.registry``)
+        are taken out of the descriptions."""
+        letters = "".join(dict.fromkeys(self.rule_letter + rule_letters))
+        return with_layout(self.form_layout, self.RuleSheet.model_json_schema(), letters)
 
-        return with_layout(self.name, self.RuleSheet.model_json_schema())
+    # -- the table in the browser ------------------------------------------------------------
+
+    def table_module(self) -> str:
+        """The ES module that draws the table (``static/js/tables/contract.js``), as a path under
+        ``/static/``; the pages load it by this name (``static/js/tables/index.js``)."""
+        return f"js/tables/{self.name}.js" if self.assets() is None else f"games/{self.name}/table.js"
+
+    def table_styles(self) -> tuple[str, ...]:
+        """The table's style sheets, as paths under ``/static/``; every page includes them."""
+        if self.assets() is None:
+            return (f"css/tables/{self.name}.css",)
+        return (f"games/{self.name}/table.css",)
+
+    def assets(self) -> Path | None:
+        """A folder of the game's own static files, served at ``/static/games/<name>/`` (a game
+        shipped as its own package brings its table there: ``table.js``, ``table.css``); ``None``:
+        its files are the app's, ``static/js/tables/<name>.js`` and ``static/css/tables/<name>.css``."""
+        return None
 
     # -- the game ----------------------------------------------------------------------------
 
@@ -299,8 +313,15 @@ class Game(ABC, Generic[StateT, SheetT]):
         """
 
     @abstractmethod
+    def check(self, state: StateT, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+        """The one legality check: ``None`` when ``seat`` may make ``action`` now, else the refusal
+        (an ``IllegalAction``: its stable code, its template and values). ``apply`` raises what
+        this returns before it changes anything, and ``legal_actions`` lists the moves it accepts
+        (a game lists candidates and keeps those that pass, or lists from the same rules)."""
+
+    @abstractmethod
     def legal_actions(self, state: StateT, seat: int) -> list[Action]:
-        """Every move ``seat`` may make now (empty when it may not act)."""
+        """Every move ``seat`` may make now (empty when it may not act): each passes ``check``."""
 
     def table_actions(self, state: StateT, seat: int) -> list[Action]:
         """Moves open to ``seat`` at any time, outside the turn order (joining, leaving, sitting out,
@@ -440,5 +461,6 @@ def require_type(action: Mapping[str, Any], known: Iterable[str]) -> str:
     kind = action.get("type")
     names = list(known)
     if not isinstance(kind, str) or kind not in names:
-        raise IllegalAction("unknown_action", f"Unknown action type; expected one of: {', '.join(names)}.")
+        raise IllegalAction("unknown_action", "Unknown action type; expected one of: {expected}.",
+                             expected=", ".join(names))
     return kind

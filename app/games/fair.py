@@ -22,10 +22,13 @@ computes it again in the browser):
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from app.games.errors import IllegalAction
 
 DOMAIN = b"houserules-fair-v1"
 SERVER_SEED_BYTES = 32
@@ -60,8 +63,6 @@ keyed so that a record can show it. The action emits no event: the room publishe
 
 def parse_reseed(action: Mapping[str, Any]) -> dict[str, Any]:
     """The round a ``reseed`` action starts, or ``IllegalAction`` (``bad_action``)."""
-    from app.games.base import IllegalAction  # the base module imports this one
-
     seed = action.get("seed")
     material = action.get("fair", {})
     extra = set(action) - {"type", "seed", "fair"}
@@ -71,14 +72,35 @@ def parse_reseed(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def new_server_seed() -> tuple[str, str]:
-    """A fresh server seed and nonce (hex) from the operating system's CSPRNG."""
+    """A fresh server seed and nonce (hex) from the operating system's CSPRNG (or, in a test server
+    only, the next of a fixed sequence: ``fix_server_seeds``)."""
+    if _fixed is not None:
+        made = hashlib.sha256(f"{_fixed[0]}/{next(_fixed[1])}".encode()).hexdigest()
+        return made[:2 * SERVER_SEED_BYTES], hashlib.sha256(made.encode()).hexdigest()[:2 * NONCE_BYTES]
     return secrets.token_hex(SERVER_SEED_BYTES), secrets.token_hex(NONCE_BYTES)
+
+
+_fixed: tuple[str, Iterator[int]] | None = None
+
+
+def fix_server_seeds(seed: str | None) -> None:
+    """Tests only (``HOUSERULES_TEST_FIXED_SEED``, refused by the settings unless test settings are
+    allowed): every server seed and nonce from then on is the next of a sequence made from ``seed``,
+    so a test's deals repeat exactly from run to run; ``None`` goes back to the CSPRNG. Anyone who
+    knows the seed knows every deal: never in a server people play on."""
+    global _fixed
+    _fixed = None if seed is None else (seed, itertools.count())
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
-def _hex_bytes(value: str, size: int, what: str) -> bytes:
+def hex_bytes(value: object, size: int, what: str) -> bytes:
+    """``size`` bytes from exactly ``2 * size`` hex digits (either case), else ``ValueError``."""
+    return _hex_bytes(value, size, what)
+
+
+def _hex_bytes(value: object, size: int, what: str) -> bytes:
     # Hex digits only (``bytes.fromhex`` would also skip spaces): the browser's verifier reads the same.
     if not isinstance(value, str) or len(value) != 2 * size or not _HEX.issuperset(value):
         raise ValueError(f"{what} must be {2 * size} hexadecimal digits")
@@ -107,7 +129,7 @@ def shuffle_seed(server_seed: str, contributions: Sequence[str | None]) -> str:
             data.append(0)
         else:
             data.append(1)
-            data += _hex_bytes(given, CONTRIBUTION_BYTES, f"the contribution of seat {index + 1}")
+            data += _hex_bytes(given, CONTRIBUTION_BYTES, f"the contribution of seat {index}")
     return hashlib.sha256(bytes(data)).hexdigest()
 
 

@@ -15,60 +15,84 @@ published, then the automatic moves after it. It is logged with the kind ``bot``
 ``"bot": true``). A bot waits a human-like moment first (``bot_delay_min``..``bot_delay_max``
 seconds; 0 in tests). The driver re-plans after every commit, connection and restart, so bots
 keep playing when a server comes back and someone connects to the room.
+
+Memory: a bot is handed, with its view, the events its seat was shown since the current deal began
+(``app.bots.memory``), read from the stored log (so it survives a restart) and kept per seat.
+
+Declining: a seat that may move but that the table does not wait for (``Game.turn_seats``) asks
+``bots.wants``; a bot that lets the chance go is not asked again until the table moves on.
+
+Thinking off the loop: a "strong" bot's decision runs in a worker process (``worker_pool``), with
+the room's lock released; the move is made only if the room is still where it was (its version),
+so neither this room's other players nor any other room ever wait on it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
 
 from app import bots
+from app.bots.memory import Recall
 from app.games.base import IllegalAction
-from app.rooms import standin
-from app.rooms.errors import RoomError
+from app.rooms import pipeline
+from app.rooms.bot_seats import DEFAULT_LEVEL, PREFIX, bot_level, gone_from_table, leaving, seat_open
+from app.rooms.core import RoomCore
+from app.rooms.entries import visible
+from app.rooms.members import Member
 from app.store import queries
-from app.store.queries import LogEntry
-
-if TYPE_CHECKING:
-    from app.rooms.room import Member, Room
 
 log = logging.getLogger(__name__)
 
-PREFIX = "bot:"
-DEFAULT_LEVEL = "good"
-# The level part of a bot that the host removed while it still plays a hand at a table game:
-# it plays the hand out and leaves the room once the game has cashed it out.
-LEAVING = "leaving"
+# How many log entries back the memory looks after a restart: more than any one deal makes.
+MEMORY_ENTRIES = 3000
+
+_POOL: ProcessPoolExecutor | None = None
 
 
-def bot_token_hash(level: str) -> str:
-    return f"{PREFIX}{level}:{secrets.token_hex(24)}"
+def worker_pool() -> Executor:
+    """The process that slow bots think in: one worker (the machine's other core serves the rooms),
+    started on first use and shared by every room of the process."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _POOL
 
 
-def bot_level(member: Member | None) -> str | None:
-    """The level of a bot member; ``None`` for a person."""
-    if member is None or not member.token_hash.startswith(PREFIX):
-        return None
-    level = member.token_hash.split(":")[1]
-    return level if level in bots.LEVELS else DEFAULT_LEVEL
+def shutdown_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
 
 
-def leaving(member: Member) -> bool:
-    return member.token_hash.startswith(f"{PREFIX}{LEAVING}:")
+@dataclass
+class Decision:
+    """What a bot is asked for one seat: its view, legal moves, memory, and whether it may decline."""
+
+    seat: int
+    level: str
+    view: dict[str, Any]
+    legal: list[dict[str, Any]]
+    memory: list[dict[str, Any]]
+    optional: bool
 
 
-def takeover_seconds(room: Room) -> int:
+def takeover_seconds(room: RoomCore) -> int:
     return int(getattr(room.sheet, "bot_takeover_seconds", 0) or 0)
 
 
 class BotDriver:
     """Plans and makes the bots' moves in one room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomCore) -> None:
         self.room = room
         self.handle: asyncio.TimerHandle | None = None
         self.since = time.time()
@@ -80,14 +104,21 @@ class BotDriver:
         self.forced: set[int] = set()
         # The seats the last ``room`` message offered the host to skip (app/rooms/standin.py).
         self.skippable: frozenset[int] = frozenset()
-        self.alarm = standin.TakeoverAlarm(room)
+        self.alarm = TakeoverAlarm(room)
         # The stand-ins at the host's word last told the other instances (the owner's own list).
         self._shared_forced: list[int] | None = None
+        # Each seat's memory of the deal, keyed by the seat and the version its holder sat from;
+        # ``_recall_at``: the last version read into them (None: read again from the log).
+        self._recall: dict[tuple[int, int], Recall] = {}
+        self._recall_at: int | None = None
+        self._recall_game: int | None = None
+        # The version a slow bot is thinking at (None: nobody thinks).
+        self.thinking: int | None = None
 
     # -- who plays by bot -----------------------------------------------------------------
 
     def connected_members(self) -> set[int]:
-        # Sockets on other instances count too (their presence, see app/rooms/manager.py).
+        # Sockets on other instances count too (their presence, see app/rooms/cluster.py).
         return self.room.connected_members()
 
     def note_connections(self) -> None:
@@ -129,7 +160,7 @@ class BotDriver:
         members = sorted(self.forced)
         if members != self._shared_forced or (again and members):
             self._shared_forced = members
-            room.manager.share_stand_ins(room.id, members)
+            room.cluster.share_stand_ins(room.id, members)
 
     def forced_heard(self, members: Any) -> None:
         """The owner's word on its stand-ins at the host's word (``_share_forced``)."""
@@ -175,30 +206,91 @@ class BotDriver:
                     out.add(seat)
         return out
 
-    def _move_for(self, seat: int, level: str) -> tuple[dict[str, Any], str] | None:
-        """The bot's move for ``seat`` now and its kind ("turn" or "table"), or None."""
+    async def memory_of(self, seat: int) -> list[dict[str, Any]]:
+        """The events ``seat``'s holder was shown since the current deal began (from the log)."""
+        room = self.room
+        if self._recall_game != room.game_no or self._recall_at is None or self._recall_at > room.version:
+            self._recall, self._recall_game = {}, room.game_no
+            self._recall_at = max(room.deal_version - 1, room.version - MEMORY_ENTRIES)
+        if self._recall_at < room.version:
+            entries = await queries.log_since(room.engine, room.id, self._recall_at,
+                                              through=room.version, limit=MEMORY_ENTRIES)
+            holders = {s: m.since for s, m in room.seated().items()}
+            for key in list(self._recall):
+                if holders.get(key[0]) != key[1]:
+                    del self._recall[key]
+            for entry in entries:
+                if entry.game_no != room.game_no:
+                    continue
+                for other, since in holders.items():
+                    recall = self._recall.setdefault((other, since), Recall(room.game.name))
+                    recall.extend({**row.get("data", {}), "type": row["type"]} for row in entry.events
+                                  if visible(row, other, entry.version, since))
+            self._recall_at = room.version
+        member = room.seated().get(seat)
+        if member is None:
+            return []
+        return list(self._recall.get((seat, member.since), Recall(room.game.name)).events)
+
+    def _declines(self, seat: int, level: str, legal: list[dict[str, Any]]) -> bool:
+        """The bot lets an optional move of ``seat`` go (it is not one the table waits for)."""
+        room = self.room
+        if seat in room.game.turn_seats(room.state):
+            return False
+        view = room.game.view(room.state, seat)
+        try:
+            return bots.declined(room.game.name, view, legal, level)
+        except Exception:
+            log.exception("bot of room %s could not decide whether to decline", room.id)
+            return True
+
+    async def _decision(self, seat: int, level: str) -> Decision | None:
+        """What to ask the bot of ``seat`` now, or None (nothing to do, or it declines)."""
         room = self.room
         game, state = room.game, room.state
         legal = game.legal_actions(state, seat)
-        view = game.view(state, seat)
-        if legal:
-            try:
-                return bots.choose(game.name, view, legal, self.rng, level), "turn"
-            except Exception:
-                # A bot's bug must not stall the table: the game's own default move instead.
-                log.exception("bot of room %s could not choose; the default move is made", room.id)
-                fallback = game.timeout_action(state, seat)
-                return (fallback, "turn") if fallback is not None else None
-        offered = room.table_actions(state, seat)
-        move = bots.table_move(game.name, view, offered)
-        return (move, "table") if move is not None else None
+        if not legal or self._declines(seat, level, legal):
+            return None
+        optional = seat not in game.turn_seats(state)
+        memory = await self.memory_of(seat)
+        return Decision(seat, level, game.view(state, seat), legal, memory, optional)
 
-    def _has_move(self, seat: int) -> bool:
+    def _fallback(self, seat: int) -> dict[str, Any] | None:
+        # A bot's bug must not stall the table: the game's own default move instead.
+        log.exception("bot of room %s could not choose; the default move is made", self.room.id)
+        return self.room.game.timeout_action(self.room.state, seat)
+
+    def _decide(self, job: Decision) -> dict[str, Any] | None:
+        """The bot's move for ``job`` here, on the loop (quick levels), or None (it declines)."""
+        name = self.room.game.name
+        try:
+            if job.optional:
+                return bots.wants(name, job.view, job.legal, self.rng, job.level, job.memory)
+            return bots.choose(name, job.view, job.legal, self.rng, job.level, job.memory)
+        except Exception:
+            return None if job.optional else self._fallback(job.seat)
+
+    async def _think(self, job: Decision) -> dict[str, Any] | None:
+        """The bot's move for ``job`` from the worker process (slow levels), the loop free meanwhile."""
+        loop = asyncio.get_running_loop()
+        seed = self.rng.getrandbits(64)
+        try:
+            return await loop.run_in_executor(worker_pool(), bots.choose_seeded, self.room.game.name,
+                                              job.view, job.legal, seed, job.level, job.memory)
+        except Exception:
+            return None if job.optional else self._fallback(job.seat)
+
+    def _table_move(self, seat: int) -> dict[str, Any] | None:
         room = self.room
-        if room.game.legal_actions(room.state, seat):
-            return True
         view = room.game.view(room.state, seat)
-        return bots.table_move(room.game.name, view, room.table_actions(room.state, seat)) is not None
+        return bots.table_move(room.game.name, view, room.table_actions(room.state, seat))
+
+    def _has_move(self, seat: int, level: str) -> bool:
+        room = self.room
+        legal = room.game.legal_actions(room.state, seat)
+        if legal:
+            return not self._declines(seat, level, legal)
+        return self._table_move(seat) is not None
 
     # -- planning ------------------------------------------------------------------------
 
@@ -219,8 +311,8 @@ class BotDriver:
         for member in seated.values():
             if member.token_hash.startswith(PREFIX):
                 bots_here = True
-                if leaving(member) and _gone_from_table(room, member):
-                    room.manager.spawn(self._release(member.id))
+                if leaving(member) and gone_from_table(room, member):
+                    room.spawn(self._release(member.id))
         if not bots_here and takeover_seconds(room) <= 0 and not self.forced:
             return  # people only, and no stand-ins: nothing to plan (most rooms, after most moves)
         if room.status != "playing" or room.state is None or room.game.outcome(room.state) is not None:
@@ -228,7 +320,7 @@ class BotDriver:
         if not room.subscribers and not room.remote:
             # With nobody watching anywhere the bots wait, and go on when someone connects.
             return
-        settings = room.manager.settings
+        settings = room.settings
         now = time.time()
         due: float | None = None
         for seat in room.seated():
@@ -236,7 +328,7 @@ class BotDriver:
             if driver is None:
                 continue
             start = driver[1]
-            if not self._has_move(seat):
+            if not self._has_move(seat, driver[0]):
                 continue
             low = settings.bot_delay_min
             delay = self.rng.uniform(low, max(low, settings.bot_delay_max))
@@ -247,7 +339,7 @@ class BotDriver:
         expected = room.version
         loop = asyncio.get_running_loop()
         self.handle = loop.call_later(max(0.0, due - now),
-                                      lambda: room.manager.spawn(self.move(expected)))
+                                      lambda: room.spawn(self.move(expected)))
 
     async def _release(self, member_id: int) -> None:
         """A removed bot whose table game has cashed it out leaves the room."""
@@ -256,9 +348,9 @@ class BotDriver:
             member = room.members.get(member_id)
             if member is None or member.status != "seated" or member.seat is None:
                 return
-            if not (leaving(member) and _gone_from_table(room, member)):
+            if not (leaving(member) and gone_from_table(room, member)):
                 return
-            await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
+            await queries.update_member(room.engine, member.id, status="gone", seat=None)
             member.status, member.seat = "gone", None
             room.publish_room()
 
@@ -267,167 +359,101 @@ class BotDriver:
     async def move(self, expected: int) -> None:
         """Make the first due bot move, through the room's one path for moves."""
         room = self.room
+        slow: Decision | None = None
         async with room.lock:
-            if room.version != expected or room.status != "playing" or room.state is None:
-                return
-            if room.game.outcome(room.state) is not None:
+            if not self._still(expected) or self.thinking is not None:
                 return
             now = time.time()
-            choice: tuple[int, dict[str, Any]] | None = None
+            choice: tuple[int, dict[str, Any], str] | None = None
             for seat in sorted(room.seated()):
                 driver = self.driver_of(seat)
                 if driver is None or driver[1] > now:
                     continue
-                found = self._move_for(seat, driver[0])
-                if found is not None:
-                    choice = (seat, found[0])
+                job = await self._decision(seat, driver[0])
+                if job is None:
+                    table = None if room.game.legal_actions(room.state, seat) else self._table_move(seat)
+                    if table is not None:
+                        choice = (seat, table, "table")
+                        break
+                    continue
+                if job.level in bots.SLOW_LEVELS:
+                    slow = job
                     break
-            if choice is None:
-                self.schedule()
+                action = self._decide(job)
+                if action is not None:
+                    choice = (seat, action, "turn")
+                    break
+            if slow is None:
+                if choice is None:
+                    self.schedule()
+                    return
+                await self._make(*choice)
                 return
-            seat, action = choice
-            from app.rooms.room import _event_row  # the room's own log format
+            self.thinking = expected
+        try:
+            action = await self._think(slow)
+        finally:
+            self.thinking = None
+        async with room.lock:
+            if not self._still(expected) or action is None:
+                self.schedule()  # the table moved on while the bot thought: think again
+                return
+            await self._make(slow.seat, action, "turn")
 
-            ready, before = room._clock_entries(room.state, room.version, room.game_no)
-            try:
-                state, events = room.game.apply(ready, seat, action)
-            except IllegalAction:
-                log.exception("bot move refused in room %s", room.id)
-                fallback = room.game.timeout_action(ready, seat)
-                if fallback is None:
-                    return
-                action = fallback
-                try:
-                    state, events = room.game.apply(ready, seat, action)
-                except IllegalAction:
-                    log.exception("default move refused in room %s", room.id)
-                    return
-            entry = LogEntry(room.version + len(before) + 1, room.game_no, "bot", seat, action,
-                             [_event_row(e) for e in events])
-            state, after = room._auto_entries(state, entry.version, room.game_no)
-            entries = [*before, entry, *after]
-            try:
-                await room._commit(entries, state)
-            except Exception as error:
-                await room._recover(None, None, error)
+    def _still(self, expected: int) -> bool:
+        room = self.room
+        return (room.version == expected and room.status == "playing" and room.state is not None
+                and room.game.outcome(room.state) is None)
+
+    async def _make(self, seat: int, action: dict[str, Any], kind: str) -> None:
+        """Apply and commit a bot's move (under the room's lock), through the room's one pipeline."""
+        room = self.room
+        turn = pipeline.Turn(room)
+        try:
+            turn.move("bot", seat, action)
+        except IllegalAction:
+            log.exception("bot move refused in room %s", room.id)
+            if kind == "table":
                 return
-            room.publish_state(entries)
+            fallback = room.game.timeout_action(turn.state, seat)
+            if fallback is None:
+                return
+            try:
+                turn.move("bot", seat, fallback)
+            except IllegalAction:
+                log.exception("default move refused in room %s", room.id)
+                return
+        if await pipeline.play(room, turn):
             room.publish_room()
 
 
-# -- the host's operations ----------------------------------------------------------------
+# -- telling the pages when a countdown ends ------------------------------------------------------
 
 
-async def add_bot(room: Room, args: dict[str, Any]) -> None:
-    """Seat a bot in a free seat: in the lobby, between games, at a table game's free seat, or, in
-    a running game, in a vacated seat (its player left or was removed): the bot takes over its
-    cards, so the table does not wait for a newcomer."""
-    level = args.get("level", DEFAULT_LEVEL)
-    if level not in bots.LEVELS:
-        raise RoomError("bad_level", f"A bot plays at one of these levels: {', '.join(bots.LEVELS)}.")
-    free = room.free_seats()
-    seat = args.get("seat")
-    if seat is None:
-        if not free:
-            raise RoomError("room_full", "Every seat is taken.")
-        seat = free[0]
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in free:
-        raise RoomError("seat_taken", "That seat is not free.")
-    from app.rooms.room import Member
+class TakeoverAlarm:
+    """Publishes the ``room`` message at the moment a countdown ends (the seat's ``stand_in`` turns
+    true then, on every instance, whether or not the bot has a move to make yet)."""
 
-    number = 1 + sum(1 for m in room.members.values() if bot_level(m) is not None)
-    name = f"Bot {number}"
-    token_hash = bot_token_hash(level)
-    since = room.version + 1  # like a newcomer's: the seat's past is not the bot's
-    member_id = await queries.add_member(room.manager.engine, room.id, {
-        "name": name, "token_hash": token_hash, "status": "seated", "seat": seat, "wanted_seat": seat,
-        "seat_since": since})
-    member = Member(member_id, name, "seated", seat, seat, token_hash, since)
-    room.members[member_id] = member
-    room.by_token[token_hash] = member
-    room.bots.schedule()
+    def __init__(self, room: RoomCore) -> None:
+        self.room = room
+        self.handle: asyncio.TimerHandle | None = None
 
-
-async def remove_bot(room: Room, args: dict[str, Any]) -> None:
-    """Take a bot out of its seat (at a table game it leaves the table after the hand)."""
-    seat = args.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise RoomError("bad_message", "Name a seat by its number.")
-    member = room.seated().get(seat)
-    if member is None or bot_level(member) is None:
-        raise RoomError("not_a_bot", "No bot sits in that seat.")
-    if room.status == "playing" and not _table_game(room):
-        raise RoomError("game_running", "A bot leaves between games; a friend can take its seat now.")
-    if room.status == "playing" and room.state is not None:
-        await _leave_table(room, seat)
-        if not seat_open(room, seat):
-            # Still in a hand: it plays the hand out, then the driver lets it go.
-            token_hash = bot_token_hash(LEAVING)
-            await queries.update_member(room.manager.engine, member.id, token_hash=token_hash)
-            room.by_token.pop(member.token_hash, None)
-            member.token_hash = token_hash
-            room.by_token[token_hash] = member
+    def arm(self, moments: list[float]) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        now = time.time()
+        later = [m for m in moments if m > now]
+        if not later:
             return
-    await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
-    member.status, member.seat = "gone", None
+        loop = asyncio.get_running_loop()
+        # A little after the moment, so the driver's ``stand_ins`` (``start <= now``) counts it.
+        self.handle = loop.call_later(min(later) - now + 0.05, self._ring)
 
-
-def seat_open(room: Room, seat: int) -> bool:
-    """The game's table has this seat free (a newcomer could join it)."""
-    return room.state is not None and any(
-        a.get("type") == "join" for a in room.game.table_actions(room.state, seat))
-
-
-def _gone_from_table(room: Room, member: Member) -> bool:
-    """A bot's seat is no longer at the game's table: cashed out, or the game is over."""
-    if member.seat is None or room.status != "playing" or room.state is None:
-        return True
-    return room.game.outcome(room.state) is not None or seat_open(room, member.seat)
-
-
-def _table_game(room: Room) -> bool:
-    """A game whose seats change between deals by table actions (Hold'em's join and leave)."""
-    if room.state is None:
-        return False
-    for seat in range(room.game.seat_count(room.state)):
-        kinds = {a.get("type") for a in room.game.table_actions(room.state, seat)}
-        if kinds & {"join", "leave"}:
-            return True
-    return False
-
-
-async def _leave_table(room: Room, seat: int) -> None:
-    """A leaving bot cashes out through the game's own table action, logged as the bot's."""
-    state = room.state
-    if not any(a.get("type") == "leave" for a in room.game.table_actions(state, seat)):
-        return
-    from app.rooms.room import _event_row
-
-    action = {"type": "leave"}
-    state, events = room.game.apply(state, seat, action)
-    entry = LogEntry(room.version + 1, room.game_no, "bot", seat, action, [_event_row(e) for e in events])
-    state, after = room._auto_entries(state, entry.version, room.game_no)
-    entries = [entry, *after]
-    await room._commit(entries, state)
-    room.publish_state(entries)
-
-
-async def take_bot_seat(room: Room, seat: int) -> None:
-    """A person takes over a bot's seat (the invite link): the bot leaves the room."""
-    member = room.seated().get(seat)
-    if member is None or bot_level(member) is None:
-        return
-    await queries.update_member(room.manager.engine, member.id, status="gone", seat=None)
-    member.status, member.seat = "gone", None
-
-
-def bot_seats(room: Room) -> list[int]:
-    return sorted(seat for seat, member in room.seated().items() if bot_level(member) is not None)
-
-
-def practice_ready(room: Room) -> bool:
-    """One person and bots fill every seat: the game starts at once."""
-    seated = room.seated()
-    people = [m for m in seated.values() if bot_level(m) is None]
-    return (room.status == "lobby" and len(people) == 1 and len(seated) >= room.capacity
-            and len(seated) > 1)
+    def _ring(self) -> None:
+        self.handle = None
+        room = self.room
+        if room.closed:
+            return
+        room.publish_room()
+        room.bots.arm_alarm()

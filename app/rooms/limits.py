@@ -4,12 +4,16 @@ under (an IPv6 client by its /64: one host is given a whole /64 and may use any 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
 from dataclasses import dataclass, field
 
 
+# Parsing an address costs more than the rest of a connection's refusal: a flood of new connections
+# from a few addresses asks for the same keys again and again.
+@functools.lru_cache(maxsize=16_384)
 def address_key(host: str | None) -> str:
     """The bucket key of a client address: an IPv4 address itself, an IPv6 address its /64 prefix
     (an IPv4-mapped IPv6 address is its IPv4 address); anything else (a Unix socket, a test

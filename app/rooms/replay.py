@@ -28,8 +28,10 @@ from typing import Any
 
 from app.games.base import Game
 from app.rooms.bounds import is_token
+from app.rooms.core import RoomCore
+from app.rooms.entries import event_json, visible
 from app.rooms.errors import RoomError
-from app.rooms.room import Room, _event_json, _visible
+from app.rooms.records import took_over
 from app.rooms.tokens import hash_token
 from app.store.queries import LogEntry
 
@@ -41,7 +43,7 @@ MARKS = {"deal_started": "deal", "hand_started": "hand"}
 
 def _events_for(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
     """The entry's events as the seat (``None``: a spectator) was shown them."""
-    return [_event_json(entry, row) for row in entry.events if _visible(row, seat)]
+    return [event_json(entry, row) for row in entry.events if visible(row, seat)]
 
 
 def _trimmed_events(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
@@ -52,8 +54,8 @@ def _trimmed_events(entry: LogEntry, seat: int | None) -> list[dict[str, Any]]:
     began = False
     for row in entry.events:
         began = began or row.get("type") in MARKS
-        if (not began or row.get("type") == "shuffle_key") and _visible(row, seat):
-            rows.append(_event_json(entry, row))
+        if (not began or row.get("type") == "shuffle_key") and visible(row, seat):
+            rows.append(event_json(entry, row))
     return rows
 
 
@@ -76,7 +78,7 @@ def check_page(seats: int, seat: int | None, length: int, start: int, in_play: b
     """Refusals of a page: a seat the game has not; in play, nothing finished yet
     (``game_not_over``) or frames past the last finished part (``hand_in_play``)."""
     if seat is not None and not 0 <= seat < seats:
-        raise RoomError("bad_seat", f"Choose a seat from 1 to {seats}.", 422)
+        raise RoomError("bad_seat", "Choose a seat from 1 to {seats}.", 422, seats=seats)
     if in_play:
         if length == 0:
             raise RoomError("game_not_over", "This game has not ended; its replay opens when it does.", 409)
@@ -104,7 +106,7 @@ def seat_names(entries: Sequence[LogEntry], players: int) -> list[str | None]:
     return names
 
 
-def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,
+def viewer_seat(room: RoomCore, game_no: int, seat: int | None, token: str | None,
                 open_seats: bool) -> int | None:
     """The seat whose frames the caller may see: ``None`` (a spectator's) for anyone; any seat when
     ``open_seats`` (a finished fair game's seed is revealed, a game in play shows only what its
@@ -118,7 +120,7 @@ def viewer_seat(room: Room, game_no: int, seat: int | None, token: str | None,
     if open_seats:
         return seat
     if (member is None or game_no != room.game_no or member.status != "seated" or member.seat != seat
-            or room._took_over(member)):
+            or took_over(room, member)):
         raise RoomError("not_your_seat", "Only the player of that seat may watch the game from it.", 403)
     return seat
 

@@ -19,9 +19,9 @@ from prometheus_client import Counter
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.games.base import Game, RuleSheetBase
+from app.rooms.entries import apply_entry
 from app.rooms.errors import RoomError
 from app.rooms.replay import MARKS, frame, seat_names, trimmed_frame
-from app.rooms.room import apply_entry
 from app.store import queries
 from app.store.queries import LogEntry
 

@@ -26,32 +26,29 @@ Each refusal raises ``RoomError`` with a stable code (documented in docs/protoco
 
 from __future__ import annotations
 
-import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.games.base import IllegalAction
-from app.rooms import bots as room_bots
+from app.rooms import bot_seats as room_bots
+from app.rooms import pipeline
+from app.rooms.core import RoomCore
+from app.rooms.entries import SKIP
 from app.rooms.errors import RoomError
+from app.rooms.members import Member
 from app.store.queries import LogEntry
 
-if TYPE_CHECKING:
-    from app.rooms.room import Member, Room
 
-# The kind of log entry for the host's skip of an away seat's turn.
-SKIP = "skip"
-
-
-def running(room: Room) -> bool:
+def running(room: RoomCore) -> bool:
     return (room.status == "playing" and room.state is not None
             and room.game.outcome(room.state) is None)
 
 
-def _deal_seats(room: Room) -> int:
+def _deal_seats(room: RoomCore) -> int:
     return room.game.seat_count(room.state) if room.state is not None else room.players
 
 
-def away(room: Room, seat: int, connected: set[int]) -> bool:
+def away(room: RoomCore, seat: int, connected: set[int]) -> bool:
     """The seat's turn would wait for nobody here: a person with no socket open, or nobody at all
     (a vacated seat of the deal). A bot's seat is never away: it plays by itself."""
     member = room.seated().get(seat)
@@ -60,7 +57,7 @@ def away(room: Room, seat: int, connected: set[int]) -> bool:
     return room_bots.bot_level(member) is None and member.id not in connected
 
 
-def skippable(room: Room) -> frozenset[int]:
+def skippable(room: RoomCore) -> frozenset[int]:
     """The seats whose turn it is, that nobody here plays, and that the game has a default move for."""
     if not running(room):
         return frozenset()
@@ -73,7 +70,7 @@ def skippable(room: Room) -> frozenset[int]:
                      and room.game.timeout_action(room.state, seat) is not None)
 
 
-def seat_fields(room: Room, seats: list[dict[str, Any]]) -> None:
+def seat_fields(room: RoomCore, seats: list[dict[str, Any]]) -> None:
     """Adds ``takeover_in``, ``takes_over`` and ``skip`` to the ``room`` message's seat entries."""
     play = running(room)
     now = time.time()
@@ -94,7 +91,7 @@ def seat_fields(room: Room, seats: list[dict[str, Any]]) -> None:
         entry["skip"] = seat in skip
 
 
-def skip_changed(room: Room) -> bool:
+def skip_changed(room: RoomCore) -> bool:
     """Whether the seats the host may skip differ from what the last ``room`` message said (then
     it is sent again after a move: the host's Skip button follows the turn)."""
     return skippable(room) != room.bots.skippable
@@ -103,7 +100,7 @@ def skip_changed(room: Room) -> bool:
 # -- the host's operations ------------------------------------------------------------------------
 
 
-def _seat_of_running_game(room: Room, args: dict[str, Any]) -> int:
+def _seat_of_running_game(room: RoomCore, args: dict[str, Any]) -> int:
     """The seat a host operation names, refused unless a game is being played."""
     seat = args.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
@@ -113,7 +110,7 @@ def _seat_of_running_game(room: Room, args: dict[str, Any]) -> int:
     return seat
 
 
-def _person_away(room: Room, args: dict[str, Any]) -> tuple[int, Member]:
+def _person_away(room: RoomCore, args: dict[str, Any]) -> tuple[int, Member]:
     seat = _seat_of_running_game(room, args)
     member = room.seated().get(seat)
     if member is None:
@@ -125,7 +122,7 @@ def _person_away(room: Room, args: dict[str, Any]) -> tuple[int, Member]:
     return seat, member
 
 
-async def stand_in(room: Room, args: dict[str, Any]) -> None:
+async def stand_in(room: RoomCore, args: dict[str, Any]) -> None:
     """A bot plays an away person's seat from now on (until they return)."""
     seat, member = _person_away(room, args)
     if seat in room.bots.stand_ins():
@@ -133,7 +130,7 @@ async def stand_in(room: Room, args: dict[str, Any]) -> None:
     room.bots.stand_in_now(member)
 
 
-async def skip(room: Room, args: dict[str, Any]) -> list[LogEntry]:
+async def skip(room: RoomCore, args: dict[str, Any]) -> list[LogEntry]:
     """The game's default move (``timeout_action``) for an away or vacated seat whose turn it is."""
     seat = _seat_of_running_game(room, args)
     member = room.seated().get(seat)
@@ -145,53 +142,16 @@ async def skip(room: Room, args: dict[str, Any]) -> list[LogEntry]:
         raise RoomError("player_connected", "That player is at the table: they play their own seat.")
     if seat in room.bots.stand_ins():
         raise RoomError("stand_in_already", "A bot already plays that seat until its player returns.")
-    from app.rooms.room import _event_row  # the room's own log format
-
-    ready, before = room._clock_entries(room.state, room.version, room.game_no)
-    if seat not in room.game.turn_seats(ready):
+    turn = pipeline.Turn(room)
+    if seat not in room.game.turn_seats(turn.state):
         raise RoomError("not_their_turn", "Only a seat whose turn it is can be skipped.")
-    action = room.game.timeout_action(ready, seat)
+    action = room.game.timeout_action(turn.state, seat)
     if action is None:
         raise RoomError("no_default_move", "The game has no move to make for that seat now.")
     try:
-        state, events = room.game.apply(ready, seat, action)
+        turn.move(SKIP, seat, dict(action))
     except IllegalAction as refused:
         raise RoomError("no_default_move", "The game has no move to make for that seat now.") from refused
-    entry = LogEntry(room.version + len(before) + 1, room.game_no, SKIP, seat, dict(action),
-                     [_event_row(e) for e in events])
-    state, after = room._auto_entries(state, entry.version, room.game_no)
-    entries = [*before, entry, *after]
-    await room._commit(entries, state)
+    entries = turn.autos()
+    await pipeline.commit(room, entries, turn.state)
     return entries
-
-
-# -- telling the pages when a countdown ends ------------------------------------------------------
-
-
-class TakeoverAlarm:
-    """Publishes the ``room`` message at the moment a countdown ends (the seat's ``stand_in`` turns
-    true then, on every instance, whether or not the bot has a move to make yet)."""
-
-    def __init__(self, room: Room) -> None:
-        self.room = room
-        self.handle: asyncio.TimerHandle | None = None
-
-    def arm(self, moments: list[float]) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
-            self.handle = None
-        now = time.time()
-        later = [m for m in moments if m > now]
-        if not later:
-            return
-        loop = asyncio.get_running_loop()
-        # A little after the moment, so the driver's ``stand_ins`` (``start <= now``) counts it.
-        self.handle = loop.call_later(min(later) - now + 0.05, self._ring)
-
-    def _ring(self) -> None:
-        self.handle = None
-        room = self.room
-        if room.closed:
-            return
-        room.publish_room()
-        room.bots.arm_alarm()

@@ -10,6 +10,7 @@
   and who may see them. ``(room_id, member_id, msg_id)`` is unique, so a client's message is applied once.
 - ``snapshots``: the full game state at some versions (every deal, every N moves).
 - ``chat``: the room chat.
+- ``server_keys``: the server's Ed25519 signing key for fair deals (one row, made at first start).
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class RoomRow(Base):
     lease_owner: Mapped[str | None] = mapped_column(String(32))
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     lease_until: Mapped[float | None] = mapped_column(Float)
+    # The next deal's fair round (server seed, nonce, commitment, contributions by member id; see
+    # app/rooms/fairness.py): kept here so that a restart never draws another one silently.
+    fair_pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
 class MemberRow(Base):
@@ -128,3 +132,15 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+
+
+class ServerKeyRow(Base):
+    """The Ed25519 key that signs commitments and sealed rounds (docs/fairness.md): one row,
+    made at the first start; every instance sharing the database signs with it."""
+
+    __tablename__ = "server_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_key: Mapped[str] = mapped_column(String(64))
+    public_key: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app import games, json_codec
+from app import json_codec, registry
 from app.rooms import replay
 from app.rooms.bounds import INT_MAX
 from app.rooms.errors import RoomError
@@ -51,8 +51,9 @@ def bearer(request: Request) -> str | None:
 
 def _rate_limited(wait: float) -> RoomError:
     seconds = whole_seconds(wait)
-    return RoomError("rate_limited", f"Too many requests from your address; try again in {seconds} "
-                     f"second{'s' if seconds != 1 else ''}.", 429, retry_after=seconds)
+    message = ("Too many requests from your address; try again in {seconds} second." if seconds == 1
+               else "Too many requests from your address; try again in {seconds} seconds.")
+    return RoomError("rate_limited", message, 429, retry_after=seconds, seconds=seconds)
 
 
 def limit(request: Request, kind: str) -> None:
@@ -85,17 +86,27 @@ def manager(request: Request) -> RoomManager:
     return result
 
 
+@router.get("/fairness/key")
+async def fairness_key(request: Request) -> dict[str, Any]:
+    """The server's Ed25519 public key, which signs commitments and sealed rounds (docs/fairness.md)."""
+    signer = manager(request).signer
+    if signer is None:
+        raise RoomError("starting", "The server is starting; try again in a moment.", 503)
+    return {"algorithm": "Ed25519", "public_key": signer.public_hex}
+
+
 @router.get("/games", response_model=list[GameInfo], response_model_by_alias=True)
 async def list_games() -> list[dict[str, Any]]:
     """Every game; ``min_players``/``max_players`` span every sheet the game accepts (a sheet's own
     range may be narrower, set by its options), ``players`` is each preset's own range."""
     out = []
-    for game in games.GAMES.values():
+    for game in registry.GAMES.values():
         presets = {name: sheet.model_dump(mode="json") for name, sheet in game.presets.items()}
         ranges = {name: [s.min_players(), s.max_players()] for name, s in game.presets.items()}
         out.append({"name": game.name, "titles": dict(game.titles),
                     "min_players": game.RuleSheet.MIN_PLAYERS, "max_players": game.RuleSheet.MAX_PLAYERS,
-                    "players": ranges, "presets": presets, "schema": game.sheet_schema()})
+                    "players": ranges, "presets": presets, "language_presets": dict(game.language_presets),
+                    "schema": registry.sheet_schema(game)})
     return out
 
 

@@ -19,13 +19,17 @@ socket and close it (1008) past ``TransportLimits.control_*``; while the bytes h
 are over the write mark its reading is paused (a client that does not read makes no more pongs),
 and a socket over the mark for ``stall_seconds``, or over the write limit, or closed with bytes
 its client never takes, is aborted: its transport released at once, the app told it is gone (the
-room frees its slot), ``houserules_socket_aborts_total{reason}`` counts it.
+room frees its slot), ``houserules_socket_aborts_total{reason}`` counts it. The kernel's send
+buffer of each socket is capped (``TransportLimits.send_buffer``) so that what a client leaves
+unread reaches the write buffer, and its mark, after kilobytes rather than megabytes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 import weakref
 from typing import Any
 
@@ -147,6 +151,7 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         self.transport = _Transport(self.raw, self.closing)  # type: ignore[assignment]
         low = max(1024, self.limits.write_mark // 4)
         self.raw.set_write_buffer_limits(high=self.limits.write_mark, low=low)
+        cap_send_buffer(self.raw, self.limits.send_buffer)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_timers()
@@ -232,6 +237,16 @@ class FrameProtocol(WebSocketsSansIOProtocol):
 
     def buffered(self) -> int:
         return int(self.raw.get_write_buffer_size())
+
+
+def cap_send_buffer(transport: asyncio.BaseTransport, size: int) -> None:
+    """Cap the kernel's send buffer of ``transport``'s socket at ``size`` bytes (0: leave it): what
+    a client leaves unread then piles up in the transport's buffer, where the write mark sees it."""
+    sock = transport.get_extra_info("socket")
+    if not size or sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 def encode(text: str) -> bytes:

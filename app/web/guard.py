@@ -33,6 +33,7 @@ class TransportLimits:
     write_mark: int = 64 * 1024
     write_limit: int = 1 << 20
     stall_seconds: float = 10.0
+    send_buffer: int = 64 * 1024
     request_timeout: float = 10.0
     max_header_bytes: int = 16 * 1024
     keep_alive_seconds: float = 5.0
@@ -47,7 +48,8 @@ class TransportLimits:
         return cls(control_rate=settings.ws_control_rate, control_burst=settings.ws_control_burst,
                    write_mark=settings.ws_write_mark,
                    write_limit=max(settings.ws_write_limit, settings.ws_write_mark),
-                   stall_seconds=settings.ws_stall_seconds, request_timeout=settings.http_request_timeout,
+                   stall_seconds=settings.ws_stall_seconds, send_buffer=settings.ws_send_buffer,
+                   request_timeout=settings.http_request_timeout,
                    max_header_bytes=settings.http_max_header_bytes,
                    keep_alive_seconds=settings.http_keep_alive_seconds,
                    per_address=settings.max_connections_per_address,

@@ -63,8 +63,16 @@ class Guard:
     def configured(cls, limits: TransportLimits) -> type[Guard]:
         return type(cls.__name__, (cls,), {"limits": limits, "__module__": cls.__module__})
 
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        # uvicorn's own set-up (its parser, loggers, flow control) waits for ``connection_made``: a
+        # connection refused at once never needs it, and a flood of them costs the loop the least.
+        self.server_state = server_state
+        self.setup = (config, server_state, app_state, _loop)
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.refused = False
+        self.taken_up = False  # by uvicorn's protocol (not when refused at once)
         self.awaiting_headers = True
         self.boundary = False
         self.header_bytes = 0
@@ -75,13 +83,19 @@ class Guard:
             refusal = BUSY
         elif not peers(self.server_state, self.limits).admit(transport):
             refusal = TOO_MANY
-        super().connection_made(transport)  # type: ignore[misc]
         if refusal is not None:
+            # Refused before uvicorn sets up, counts or describes the connection.
+            self.transport = transport  # type: ignore[assignment]
             self.refuse(refusal)
-        else:
-            self.arm()
+            return
+        self.taken_up = True
+        super().__init__(*self.setup)  # type: ignore[call-arg]
+        super().connection_made(transport)  # type: ignore[misc]
+        self.arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if not self.taken_up:
+            return
         self.disarm()
         peers(self.server_state, self.limits).release(self.transport)
         super().connection_lost(exc)  # type: ignore[misc]

@@ -49,15 +49,25 @@ def translations(lang: str) -> Translations:
     return Translations(fp=buffer)
 
 
+# Between a message context and its id in the scripts' table, as gettext joins them in a .mo file.
+CONTEXT_SEPARATOR = "\x04"
+
+
+def message_key(msgid: str, context: str | None = None) -> str:
+    """The key of a message in ``messages()``: its id, after its context and ``CONTEXT_SEPARATOR``."""
+    return f"{context}{CONTEXT_SEPARATOR}{msgid}" if context else msgid
+
+
 @cache
 def messages(lang: str) -> dict[str, str]:
-    """Message id -> translation, for the scripts; untranslated and fuzzy entries are left out."""
+    """Message key -> translation, for the scripts (``message_key``: an entry with a context is keyed
+    by context and id); untranslated and fuzzy entries are left out."""
     table: dict[str, str] = {}
     for message in catalog(lang):
         if not message.id or message.fuzzy or not isinstance(message.id, str):
             continue
         if isinstance(message.string, str) and message.string:
-            table[message.id] = message.string
+            table[message_key(message.id, message.context)] = message.string
     return table
 
 

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.types import Scope
 
+from app import registry
 from app.rooms.bounds import INT_MAX
 from app.web import i18n
 
@@ -61,6 +62,26 @@ class VersionedStatic(StaticFiles):
 
 
 router = APIRouter(include_in_schema=False)
+
+
+@cache
+def _game_static(name: str) -> VersionedStatic | None:
+    """The static files a game brings in its own folder (``Game.assets``), or ``None``."""
+    game = registry.GAMES.get(name)
+    folder = game.assets() if game is not None else None
+    return VersionedStatic(directory=folder) if folder is not None else None
+
+
+# Before the mount of /static, which would answer these paths itself.
+@router.get("/static/games/{name}/{path:path}")
+async def game_asset(request: Request, name: str, path: str) -> Response:
+    """A file of a game's own static folder (a game shipped as its own package: its table)."""
+    files = _game_static(name)
+    if files is None:
+        raise HTTPException(status_code=404, detail="Not Found")
+    return await files.get_response(path, request.scope)
+
+
 router.mount("/static", VersionedStatic(directory=STATIC), name="static")
 
 _env = Environment(
@@ -72,10 +93,21 @@ _env = Environment(
 )
 
 
+def _static_file(path: str) -> Path:
+    """The file behind ``/static/<path>``: the app's, or a game's own (``games/<name>/…``)."""
+    parts = path.split("/", 2)
+    if len(parts) == 3 and parts[0] == "games":
+        game = registry.GAMES.get(parts[1])
+        folder = game.assets() if game is not None else None
+        if folder is not None:
+            return folder / parts[2]
+    return STATIC / path
+
+
 @cache
 def _static_version(path: str) -> str:
     """A short content hash so a changed file is never served stale from a browser cache."""
-    target = (STATIC / path).resolve()
+    target = _static_file(path).resolve()
     try:
         return hashlib.sha256(target.read_bytes()).hexdigest()[:10]
     except OSError:
@@ -90,6 +122,17 @@ def request_language(request: Request) -> str:
     return i18n.pick_language(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
 
 
+def game_tables() -> dict[str, str]:
+    """Each registered game's table module by game name, as the pages load it
+    (``static/js/tables/index.js``): the plain URL that ES modules import each other by."""
+    return {name: f"/static/{game.table_module()}" for name, game in registry.GAMES.items()}
+
+
+def game_styles() -> list[str]:
+    """The style sheets of every registered game's table (``Game.table_styles``), under /static/."""
+    return [path for game in registry.GAMES.values() for path in game.table_styles()]
+
+
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     lang = request_language(request)
     translations = i18n.translations(lang)
@@ -99,6 +142,8 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
         messages=i18n.messages(lang),
         catalogue=i18n.script_catalogue(lang),
         static_url=static_url,
+        game_tables=game_tables(),
+        game_styles=game_styles(),
         path=request.url.path,
         _=translations.gettext,
         gettext=translations.gettext,

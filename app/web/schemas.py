@@ -54,7 +54,7 @@ class HostMsg(_Msg):
     op: Literal["start", "approve", "reject", "kick", "handover", "rematch", "sheet", "add_bot", "remove_bot",
                 "stand_in", "skip"]
     seat: Count | None = None
-    level: Literal["easy", "good"] | None = None
+    level: Literal["easy", "good", "strong"] | None = None
     request: Count | None = None
     options: StorableJson | None = None
 
@@ -76,8 +76,11 @@ class EntropyMsg(_Msg):
 
     type: Literal["entropy"]
     id: MsgId
-    commitment: Annotated[str, Field(min_length=64, max_length=64, pattern="^[0-9a-f]{64}$")]
-    bytes: Annotated[str, Field(min_length=64, max_length=64, pattern="^[0-9a-f]{64}$")]
+    # Checked by the room (``bad_contribution``, ``stale_commitment``), as docs/protocol.md says.
+    commitment: Annotated[str, Field(max_length=128)]
+    # Phase one sends ``hash`` (SHA-256 of the bytes), phase two the ``bytes``: one of them.
+    bytes: Annotated[str, Field(max_length=128)] | None = None
+    hash: Annotated[str, Field(max_length=128)] | None = None
 
 
 AnyMessage = ActionMsg | ChatMsg | HostMsg | PingMsg | LeaveMsg | EntropyMsg | Hello
@@ -181,6 +184,8 @@ class GameInfo(BaseModel):
     max_players: int
     players: dict[str, list[int]]
     presets: dict[str, dict[str, Any]]
+    # The preset a page in each language opens on (the seed written in that language).
+    language_presets: dict[str, str] = {}
     schema_: dict[str, Any] = Field(alias="schema")
 
     model_config = ConfigDict(populate_by_name=True)

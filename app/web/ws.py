@@ -25,9 +25,11 @@ from pydantic import ValidationError
 
 from app import json_codec
 from app.config import Settings
+from app.games.base import Sentence
 from app.rooms import metrics
 from app.rooms.bounds import INT_MAX, MSG_ID_PATTERN, json_problem
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, refusal_fields
+from app.rooms.fair_phase import DEAL_OPS
 from app.rooms.limits import whole_seconds
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -226,7 +228,7 @@ def _error(msg_id: Any, code: str, message: str, **extra: Any) -> str:
     metrics.REFUSED.labels(code).inc()
     # An id is echoed only when it is one (a lone surrogate, say, cannot even be written as JSON).
     echoed = msg_id if isinstance(msg_id, str) and _MSG_ID.fullmatch(msg_id) is not None else None
-    return json_codec.dumps({"type": "error", "id": echoed, "code": code, "message": message, **extra})
+    return json_codec.dumps({"type": "error", "id": echoed, "code": code, **refusal_fields(message), **extra})
 
 
 # Matched whole (``fullmatch``: a ``$`` in ``re`` would let a final newline through).
@@ -270,7 +272,8 @@ def parse(text: str) -> tuple[Any, str | None]:
     msg_id = data.get("id")
     if data.get("type") not in MESSAGE_TYPES:
         return None, _error(msg_id, "unknown_type",
-                            f"Unknown message type; expected one of: {', '.join(MESSAGE_TYPES)}.")
+                            Sentence("Unknown message type; expected one of: {expected}.",
+                                     expected=", ".join(MESSAGE_TYPES)))
     fast = _plain_action(data)
     if fast is not None:
         return fast, None
@@ -284,7 +287,8 @@ def parse(text: str) -> tuple[Any, str | None]:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
-        return None, _error(msg_id, "bad_message", f"Field {where!r}: {first['msg']}.")
+        return None, _error(msg_id, "bad_message", Sentence("Field '{field}': {detail}.", field=where,
+                                                             detail=str(first["msg"])))
 
 
 @router.websocket("/ws/{room_id}")
@@ -355,8 +359,10 @@ async def _handshake(ws: WebSocket, conn: Connection, rooms: RoomManager, room_i
     wait = ws.app.state.limits["hellos"].take(client_key(ws))
     if wait > 0:
         seconds = whole_seconds(wait)
-        conn.send(_error(None, "rate_limited", f"Too many connections from your address; try again in "
-                         f"{seconds} second{'s' if seconds != 1 else ''}.", retry_after=seconds))
+        conn.send(_error(None, "rate_limited", Sentence(
+            "Too many connections from your address; try again in {seconds} second." if seconds == 1
+            else "Too many connections from your address; try again in {seconds} seconds.", seconds=seconds),
+            retry_after=seconds))
         metrics.CLOSES.labels("hello_rate").inc()
         conn.close(CLOSE_POLICY, "rate_limited")
         return None
@@ -383,11 +389,21 @@ async def _serve(ws: WebSocket, conn: Connection, room: Room, settings: Settings
             await room.say(conn, message.id, message.text)
         elif isinstance(message, HostMsg):
             args = message.model_dump(exclude={"type", "id", "op"}, exclude_none=True)
-            await room.host(conn, message.id, message.op, args)
+            if message.op in DEAL_OPS:
+                # A deal first waits for the seats' hashes and bytes (app/rooms/fair_phase.py),
+                # this socket's own among them: its messages are read on meanwhile.
+                room.spawn(room.host(conn, message.id, message.op, args))
+            else:
+                await room.host(conn, message.id, message.op, args)
         elif isinstance(message, LeaveMsg):
             await room.leave(conn, message.id)
         elif isinstance(message, EntropyMsg):
-            await room.contribute(conn, message.id, message.commitment, message.bytes)
+            if (message.hash is None) == (message.bytes is None):
+                conn.send(_error(message.id, "bad_message", "An entropy message has 'hash' or 'bytes'."))
+            elif message.hash is not None:
+                await room.contribute(conn, message.id, message.commitment, message.hash, "hash")
+            else:
+                await room.contribute(conn, message.id, message.commitment, str(message.bytes), "bytes")
         elif isinstance(message, PingMsg):
             conn.send(json_codec.dumps({"type": "pong", "id": message.id}))
         elif isinstance(message, Hello):

@@ -6,6 +6,9 @@ export class ApiError extends Error {
     this.status = status;
     this.code = (body && body.code) || (status === 404 ? "not_found" : "http_error");
     this.option = (body && body.option) || null;
+    // A refusal's catalogue id and values, for refusalText (i18n.js).
+    this.template = (body && body.template) || null;
+    this.params = (body && body.params) || null;
     this.body = body;
   }
 }

@@ -34,7 +34,8 @@ export function botControls(room, sendHost) {
       open.map((s) => h("option", { value: s.seat }, t("Seat {n}", { n: s.seat + 1 }))));
     const levelSelect = h("select", { "aria-label": t("How well the bot plays"), id: "bot-level" },
       h("option", { value: "good" }, t("Good")),
-      h("option", { value: "easy" }, t("Easy")));
+      h("option", { value: "easy" }, t("Easy")),
+      h("option", { value: "strong" }, t("Strong (thinks longer)")));
     out.push(h("div", { class: "request bots" }, seatSelect, levelSelect,
       h("button", {
         type: "button",

@@ -21,6 +21,11 @@ export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
+// What a card face shows in its corner: "10", "Q", "JK" for a joker.
+function shownRank(code) {
+  return code[0] === "X" ? "JK" : rankLabel(code[0]);
+}
+
 // Rank and suit words for card names, by catalogue id ("card rank: queen", "card suit: spades"), so
 // each language writes a card its own way: "Queen of spades", "potiemand", "patarouva".
 const RANK_WORDS = {
@@ -103,8 +108,20 @@ export function cardEl(code, { button = false, selected = false, disabled = fals
   if (selected) el.classList.add("selected");
   if (code) el.dataset.card = code;
   else el.classList.add("face-down");
-  el.setAttribute("aria-label", cardName(code));
-  el.title = cardName(code);
+  const name = cardName(code);
+  if (button) {
+    // A card button is named by its content, which starts with what it shows ("6 ristikuus"):
+    // voice control users say the rank they see (WCAG 2.5.3, label in name).
+    const spoken = document.createElement("span");
+    spoken.className = "visually-hidden";
+    spoken.textContent = code ? `${shownRank(code)} ${name}` : name;
+    el.append(spoken);
+  } else {
+    // A card that cannot be chosen is a picture with the card's name, announced as such.
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", name);
+  }
+  el.title = name;
   for (const [key, value] of Object.entries(extra)) {
     if (key === "class") el.classList.add(...String(value).split(" ").filter(Boolean));
     else el.setAttribute(key, value);

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, tMaybe, tn } from "./i18n.js";
-import { describeFairEvent } from "./fairpanel.js";
+import { describeFairEvent, shortNote } from "./fairpanel.js";
 
 // The room's own records of the fair deal (fairness.py): there to check, quieter than the play.
 export const FAIR_EVENTS = new Set(["shuffle_commitment", "shuffle_key", "reveal", "fair_round", "round_reveal"]);
@@ -31,7 +31,7 @@ export function eventText(event, module, seatName) {
   if (fair) return { text: fair, worded: true };
   const text = module && module.describeEvent ? module.describeEvent(event, seatName) : null;
   if (text) return { text, worded: true };
-  if (event.type === "deal") return { text: t("The cards are dealt."), worded: true };
+  if (event.type === "deal") return { text: `${t("The cards are dealt.")}${shortNote(event)}`, worded: true };
   // An event a newer server sends that this page does not know: its catalogue text, without a name
   // (the event's seat is only the seat whose move it followed, which need not be its subject).
   return { text: tMaybe(`event: ${event.type}`) || event.type.replace(/_/g, " "), worded: false };

@@ -2,8 +2,8 @@
 
 import { api, saveSeat, lastName, rememberName, sheetToken } from "./api.js";
 import { $, h, clear } from "./dom.js";
-import { lang, t, tn, tServer } from "./i18n.js";
-import { buildSheetForm, houseRules, seatOption } from "./schemaform.js";
+import { lang, t, tn, refusalText } from "./i18n.js";
+import { buildSheetForm, seatOption } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
 import { fillWithBots } from "./practice.js";
 
@@ -80,7 +80,10 @@ function fillChoices(selected) {
     select.append(h("optgroup", { label: t("Saved rule sheets") },
       state.saved.map((s) => h("option", { value: `sheet:${s.id}` }, t("{name} (version {n})", { name: s.name, n: s.version })))));
   }
+  // A game's first pick is the preset of the page's language (its seed's own variant).
+  const own = (state.game.language_presets || {})[lang];
   if (selected) select.value = selected;
+  else if (own && own in (state.game.presets || {})) select.value = `preset:${own}`;
   showUpdate();
 }
 
@@ -114,8 +117,8 @@ async function saveSheet() {
     note.textContent = t("Saved as “{name}”.", { name: sheet.name });
     markChanged();
   } catch (error) {
-    if (error.option && state.form.showError(error.option, tServer(error.message, error.code))) return;
-    note.textContent = tServer(error.message, error.code);
+    if (error.option && state.form.showError(error.option, refusalText(error))) return;
+    note.textContent = refusalText(error);
   }
 }
 
@@ -145,19 +148,20 @@ async function updateSheet() {
     note.textContent = t("“{name}” is now version {n}.", { name: changed.name, n: changed.version });
     markChanged();
   } catch (error) {
-    if (error.option && state.form.showError(error.option, tServer(error.message, error.code))) return;
-    note.textContent = tServer(error.message, error.code);
+    if (error.option && state.form.showError(error.option, refusalText(error))) return;
+    note.textContent = refusalText(error);
   }
 }
 
 function markChanged() {
   const base = presetValues();
   const now = state.form.values();
-  const changed = houseRules(state.game.schema, now, { ...now, ...base });
+  const changed = state.form.markHouseRules({ ...now, ...base });
   const box = $("#sheet-changed");
   box.textContent = changed.length ? tn("{n} house rule beyond the preset", "{n} house rules beyond the preset", changed.length) : "";
   box.hidden = !changed.length;
-  for (const field of document.querySelectorAll("#create-room [data-option]")) {
+  // The seat count is the room's, not a field of the form: its mark stays here.
+  for (const field of document.querySelectorAll("#create-room .row [data-option]")) {
     field.classList.toggle("house-rule", changed.includes(field.dataset.option));
   }
 }
@@ -279,7 +283,7 @@ async function makeRoom(body, withBots) {
     window.location.assign(answer.invite || `/r/${answer.room}`);
   } catch (error) {
     for (const b of buttons) b.disabled = false;
-    const message = tServer(error.message, error.code);
+    const message = refusalText(error);
     const { option } = seatRule(state.game);
     if (error.option && error.option !== option && state.form.showError(error.option, message)) {
       if (!state.form.isEssential(error.option)) $("#sheet-details").open = true;

@@ -1,7 +1,8 @@
 // Texts for the scripts come from the same Babel catalogue as the page, embedded in the page as JSON
 // (so nothing renders in the wrong language first). Message ids are the English texts.
 
-const block = document.getElementById("i18n-catalogue");
+// Outside a page (the unit tests under node) there is no document: the English ids are the texts.
+const block = typeof document === "undefined" ? null : document.getElementById("i18n-catalogue");
 const data = block ? JSON.parse(block.textContent) : { lang: "en", messages: {} };
 
 export const lang = data.lang;
@@ -20,6 +21,20 @@ function fill(text, params) {
 export function t(id, params) {
   const text = Object.prototype.hasOwnProperty.call(messages, id) ? messages[id] : id;
   return fill(text, params);
+}
+
+// A text with a message context (msgctxt), for ids that mean different things in different places:
+// pt("key", "palace: draw") is the key that draws a card in the page's language; the English id
+// itself when the catalogue has no text for it.
+export function pt(context, id, params) {
+  const key = `${context}\u0004${id}`;
+  return fill(Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : id, params);
+}
+
+// The same, or null when the catalogue has no text for it.
+export function ptMaybe(context, id, params) {
+  const key = `${context}\u0004${id}`;
+  return Object.prototype.hasOwnProperty.call(messages, key) ? fill(messages[key], params) : null;
 }
 
 // The form of a countable text for n, by the language's plural rule (CLDR, as the catalogue's):
@@ -47,35 +62,23 @@ export function has(id) {
   return Object.prototype.hasOwnProperty.call(messages, id);
 }
 
-// Server sentences with numbers in them are catalogued as templates ("The bid must be at least
-// {min}."): the English sentence is matched against them and the parts carried into the translation.
-let templates = null;
-function serverTemplates() {
-  if (templates) return templates;
-  templates = [];
-  for (const id of Object.keys(messages)) {
-    if (!id.includes("{") || id.startsWith("error: ")) continue;
-    // Only sentences with enough fixed words to be told apart ("{name}" alone would match anything).
-    if (id.replace(/\{\w+\}/g, "").length < 12) continue;
-    const names = [];
-    const source = id.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (whole, name) => {
-      names.push(name);
-      return "(.+?)";
-    });
-    templates.push({ id, names, pattern: new RegExp(`^${source}$`) });
-  }
-  return templates;
+// Values of a refusal that are words, not numbers: a phase of play and a rule-sheet option's label
+// (the form's own, context "rule-sheet label") read in the page's language.
+function localParams(params) {
+  if (!params) return params;
+  const out = { ...params };
+  if (typeof out.phase === "string") out.phase = tMaybe(`phase: ${out.phase}`) || out.phase;
+  if (typeof out.label === "string") out.label = ptMaybe("rule-sheet label", out.label) || out.label;
+  return out;
 }
 
-// A refusal from the server in the page's language: its sentence if catalogued (as is or as a
-// template), else the text for its code, else the server's own sentence.
-export function tServer(message, code) {
-  if (message && has(message)) return t(message);
-  if (message) {
-    for (const { id, names, pattern } of serverTemplates()) {
-      const match = pattern.exec(message);
-      if (match) return t(id, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
-    }
-  }
-  return (code && tMaybe(`error: ${code}`)) || message || code || "";
+// A refusal from the server in the page's language. The server sends its code, its English sentence
+// and, for a sentence with values in it, the sentence's template (its catalogue id) and the values:
+// the page formats the template's translation with the values. Then the sentence's own translation
+// (a refusal without values), then the text for its code, and the server's sentence last of all.
+export function refusalText(error) {
+  const { code, message, template, params } = error || {};
+  const id = template || message;
+  if (id && has(id)) return t(id, localParams(params));
+  return (code && tMaybe(`error: ${code}`, localParams(params))) || message || code || "";
 }

@@ -3,7 +3,7 @@
 
 import { $ } from "./dom.js";
 import { tn, t } from "./i18n.js";
-import { closestPreset, houseRules } from "./schemaform.js";
+import { closestPreset } from "./schemaform.js";
 import { presetLabel } from "./sheetnames.js";
 
 // The preset the room started from: named by the room where it says so, else the closest one.
@@ -20,10 +20,9 @@ export function markLobbySheet(form, schema, base) {
     return;
   }
   const now = form.values();
-  const changed = houseRules(schema, now, { ...now, ...base.values });
-  for (const field of document.querySelectorAll("#lobby-sheet-form [data-option]")) {
-    field.classList.toggle("house-rule", changed.includes(field.dataset.option));
-  }
+  const changed = form.markHouseRules({ ...now, ...base.values });
+  const legend = $("#lobby-sheet-legend");
+  if (legend) legend.hidden = !changed.length;
   const preset = t("Based on the preset {name}", { name: presetLabel(base.name) });
   box.textContent = changed.length
     ? `${preset} · ${tn("{n} house rule beyond the preset", "{n} house rules beyond the preset", changed.length)}`

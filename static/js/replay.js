@@ -4,9 +4,9 @@
 
 import { api, loadSeat as storedSeat } from "./api.js";
 import { $, h, clear, replace } from "./dom.js";
-import { lang, t, tMaybe, tServer } from "./i18n.js";
-import { TABLES } from "./tables/index.js";
+import { lang, t, tMaybe, refusalText } from "./i18n.js";
 import { appendLogLine, showLastMove } from "./eventlog.js";
+import { hasTable, loadTableModule, mountTable, outcomeHeadline, trimList, watchDock } from "./tablehost.js";
 
 const roomId = $("#room").dataset.room;
 const gameNo = Number($("#room").dataset.gameNo);
@@ -67,7 +67,7 @@ async function loadSeat(seat) {
   replay.inPlay = Boolean(first.in_play);
   replay.frames = first.frames;
   $("#replay-in-play").hidden = !replay.inPlay;
-  mountTable();
+  mountReplayTable();
   fillChoices(first.players);
   show(Math.min(replay.index, replay.frames.length - 1));
   while (replay.frames.length < replay.length) {
@@ -83,25 +83,20 @@ async function loadSeat(seat) {
   }
 }
 
-function mountTable() {
-  const ctx = {
-    get seat() { return replay.seat; },
-    get host() { return false; },
-    dock: $("#dock-table"),
+function mountReplayTable() {
+  replay.table = mountTable(replay.module, {
+    seat: () => replay.seat,
+    host: () => false,
     sendAction: () => Promise.reject({ code: "replay", message: t("This is a replay: moves are not sent.") }),
     seatName,
     replaying: true,
-    errorText: (code, message) => tServer(message, code),
+    errorText: refusalText,
     notice,
     room: () => replay.info,
     info: () => replay.info,
     token: () => null,
     roomId,
-  };
-  replace($("#table"));
-  replace($("#dock-table"));
-  replay.table = replay.module.mount($("#table"), ctx);
-  $("#dock").hidden = false;
+  });
 }
 
 // Whose eyes: a spectator's, or a seat's: any seat once the game's seed is revealed, else only
@@ -169,12 +164,7 @@ function show(index) {
 }
 
 function outcomeLine(outcome) {
-  const view = replay.frames[replay.index].view;
-  const custom = replay.module.describeOutcome ? replay.module.describeOutcome(outcome, seatName, view) : null;
-  if (custom && custom.headline) return custom.headline;
-  const first = (outcome.placings || [])[0] || [];
-  if (first.length === 1) return t("{name} wins!", { name: seatName(first[0]) });
-  return t("{names} share the win!", { names: first.map(seatName).join(", ") });
+  return outcomeHeadline(replay.module, outcome, seatName, replay.frames[replay.index].view);
 }
 
 // The log as it stood at this frame: every event up to it, newest last.
@@ -183,8 +173,7 @@ function renderLog() {
   for (let i = 0; i <= replay.index; i += 1) {
     for (const event of replay.frames[i].events || []) appendLogLine(list, event, replay.module, seatName);
   }
-  while (list.children.length > 200) list.removeChild(list.firstChild);
-  list.scrollTop = list.scrollHeight;
+  trimList(list);
 }
 
 function renderPosition() {
@@ -240,12 +229,11 @@ async function start() {
     const titles = (game && game.titles) || {};
     $("#room-title").textContent = titles[lang] || titles.en || tMaybe(`game: ${info.game}`) || info.game;
     document.body.dataset.game = info.game;
-    const loader = TABLES[info.game];
-    if (!loader) {
+    if (!hasTable(info.game)) {
       showFatal(t("This game has no table in the browser yet."));
       return;
     }
-    replay.module = await loader();
+    replay.module = await loadTableModule(info.game);
     const stored = storedSeat(roomId);
     if (stored && stored.token && Number.isInteger(stored.seat)) replay.own = { seat: stored.seat, token: stored.token };
     const asked = new URLSearchParams(window.location.search).get("seat");
@@ -261,7 +249,7 @@ async function start() {
       await loadSeat(null);
     }
   } catch (error) {
-    showFatal(tServer(error.message, error.code));
+    showFatal(refusalText(error));
     return;
   }
   $("#room-loading").hidden = true;
@@ -282,14 +270,10 @@ async function start() {
     if (seat === null) url.searchParams.delete("seat");
     else url.searchParams.set("seat", String(seat));
     window.history.replaceState(null, "", url);
-    loadSeat(seat).catch((error) => notice(tServer(error.message, error.code)));
+    loadSeat(seat).catch((error) => notice(refusalText(error)));
   });
   document.addEventListener("keydown", onKey);
-  // The page leaves room at its foot for the dock fixed over it.
-  const dock = $("#dock");
-  new ResizeObserver(() => {
-    document.documentElement.style.setProperty("--dock-h", `${dock.hidden ? 0 : dock.offsetHeight}px`);
-  }).observe(dock);
+  watchDock();
   // For tests and the curious: what is drawn.
   window.houserules = replay;
 }

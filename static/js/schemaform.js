@@ -5,7 +5,7 @@
 // Option keys and rule ids never reach the visible text: they ride in tooltips (title) only.
 
 import { h, clear } from "./dom.js";
-import { lang, t, tMaybe } from "./i18n.js";
+import { lang, ptMaybe, t, tMaybe } from "./i18n.js";
 
 // Topic groups of "More house rules", in the order the layout lists them.
 export const GROUP_TITLES = {
@@ -76,16 +76,19 @@ export function fieldShape(schema, prop) {
   return shape;
 }
 
-// The option's description in the page language (rule ids already taken out by the server).
+// The option's description in the page language, from the catalogue (context "rule-sheet help",
+// the English description as its id; rule ids already taken out by the server).
 export function describe(prop, name) {
-  const texts = prop.i18n || {};
-  return texts[lang] || texts.en || prop.description || prop.title || t("Rule");
+  const english = prop.description || prop.title;
+  if (!english) return t("Rule");
+  return ptMaybe("rule-sheet help", english) || english;
 }
 
-// The option's short label; the description when the layout gives none.
+// The option's short label (context "rule-sheet label"); the description when the layout gives none.
 export function labelOf(prop, name) {
-  const labels = prop["x-label"] || {};
-  return labels[lang] || labels.en || describe(prop, name);
+  const english = prop["x-label"];
+  if (!english) return describe(prop, name);
+  return ptMaybe("rule-sheet label", english) || english;
 }
 
 // A tooltip in words: what the option decides, and for people who know the rules by number, its
@@ -116,6 +119,7 @@ export function levelsText(levels) {
 
 export function formatValue(schema, prop, value) {
   const shape = fieldShape(schema, prop);
+  if (Array.isArray(prop["x-choices"]) && typeof value === "number") return value === 0 ? t("off") : t("{n} s", { n: value });
   if (shape.kind === "levels") return levelsText(value);
   if (shape.kind === "json") return JSON.stringify(value);
   if (shape.kind === "bool" || shape.kind === "enum" || value === null) return valueLabel(prop, value);
@@ -148,6 +152,7 @@ function sameValue(a, b) {
 
 // Does an option apply, given the sheet's current values? ("x-shown-when": every condition holds.)
 export function applies(prop, values) {
+  if (prop["x-hidden"]) return false; // an option this game has no use for
   const when = prop["x-shown-when"];
   if (!when) return true;
   return Object.entries(when).every(([other, rule]) => {
@@ -354,7 +359,19 @@ export function buildSheetForm(container, schema, values, { onChange, essentials
     const described = `${helpId} ${errorId}`;
     let input;
     let levels = null;
-    if (shape.kind === "bool") {
+    let chooser = null;
+    if (shape.kind === "int" && Array.isArray(prop["x-choices"])) {
+      // A timer: off / 15 s / 30 s / 60 s / custom…, the number field only for a custom value.
+      chooser = h("select", { id: `${id}-choice`, "aria-describedby": described });
+      for (const value of prop["x-choices"]) {
+        chooser.append(h("option", { value: String(value) }, value === 0 ? t("off") : t("{n} s", { n: value })));
+      }
+      chooser.append(h("option", { value: "custom" }, t("custom…")));
+      input = h("input", {
+        type: "number", id, name, inputmode: "numeric", "aria-describedby": described,
+        min: shape.min, max: shape.max, step: 1, hidden: true,
+      });
+    } else if (shape.kind === "bool") {
       input = h("input", { type: "checkbox", id, name, "aria-describedby": described });
     } else if (shape.kind === "enum") {
       input = h("select", { id, name, "aria-describedby": described });
@@ -384,19 +401,44 @@ export function buildSheetForm(container, schema, values, { onChange, essentials
     const help = describe(prop, name);
     const label = levels
       ? h("span", { class: "label", id: `${id}-label`, title: tooltip(prop, name) }, labelText)
-      : h("label", { for: id, title: tooltip(prop, name) }, labelText);
+      : h("label", { for: chooser ? chooser.id : id, title: tooltip(prop, name) }, labelText);
+    if (chooser) input.setAttribute("aria-label", `${labelText} (${t("seconds")})`);
     const helpLine = addsToLabel(help, labelText) ? h("small", { class: "help", id: helpId }, help) : null;
     const field = h("div", { class: `field field-${shape.kind}`, dataset: { option: name } });
-    if (shape.kind === "bool") field.append(h("div", { class: "check" }, input, label), helpLine || "", error);
-    else field.append(label, input, helpLine || "", error);
+    let toggle = null;
+    if (helpLine) {
+      // On a phone the help waits behind "?" beside the label (static/css/form.css), so the form
+      // is a list of short labels; wider screens show it always and hide the button.
+      toggle = h("button", {
+        type: "button", class: "help-toggle", "aria-expanded": "false", "aria-controls": helpId,
+        "aria-label": `? ${t("Help: {rule}", { rule: labelText })}`,
+        onclick: () => {
+          const open = field.classList.toggle("help-open");
+          toggle.setAttribute("aria-expanded", open ? "true" : "false");
+        },
+      }, "?");
+    }
+    const heading = toggle ? h("div", { class: "label-row" }, label, toggle) : label;
+    if (shape.kind === "bool") field.append(h("div", { class: "check" }, input, label, toggle || ""), helpLine || "", error);
+    else if (chooser) field.append(heading, h("div", { class: "choice-row" }, chooser, input), helpLine || "", error);
+    else field.append(heading, input, helpLine || "", error);
     if (levels) input.setAttribute("aria-labelledby", `${id}-label`);
     const essential = Boolean(prop["x-essential"]);
     if (essential) essentialFields.push([prop["x-essential-order"] ?? 1000, field]);
     else boxFor(prop["x-group"] || "other").append(field);
     fields[name] = field;
-    inputs[name] = { input, shape, prop, levels };
+    inputs[name] = { input, shape, prop, levels, chooser };
     errors[name] = error;
     if (!levels) input.addEventListener("change", () => changed(name));
+    if (chooser) {
+      chooser.addEventListener("change", () => {
+        const custom = chooser.value === "custom";
+        input.hidden = !custom;
+        if (custom) input.focus();
+        else input.value = chooser.value;
+        changed(name);
+      });
+    }
   }
 
   essentialFields.sort((a, b) => a[0] - b[0]).forEach(([, field]) => mainBox.append(field));
@@ -410,8 +452,9 @@ export function buildSheetForm(container, schema, values, { onChange, essentials
 
   function read(name) {
     if (!(name in inputs)) return hiddenValues[name];
-    const { input, shape, levels } = inputs[name];
+    const { input, shape, levels, chooser } = inputs[name];
     if (levels) return levels.read();
+    if (chooser && chooser.value !== "custom") return Number(chooser.value);
     if (shape.kind === "bool") return input.checked;
     if (shape.kind === "enum") return JSON.parse(input.value);
     if (shape.kind === "int" || shape.kind === "number") {
@@ -437,7 +480,12 @@ export function buildSheetForm(container, schema, values, { onChange, essentials
       hiddenValues[name] = value;
       return;
     }
-    const { input, shape, levels } = inputs[name];
+    const { input, shape, levels, chooser } = inputs[name];
+    if (chooser) {
+      const listed = [...chooser.options].some((option) => option.value === String(value));
+      chooser.value = listed ? String(value) : "custom";
+      input.hidden = listed;
+    }
     if (levels) levels.write(value || []);
     else if (shape.kind === "bool") input.checked = Boolean(value);
     else if (shape.kind === "enum") input.value = JSON.stringify(value === undefined ? null : value);
@@ -531,9 +579,42 @@ export function buildSheetForm(container, schema, values, { onChange, essentials
     focus(name) {
       if (!inputs[name]) return;
       if (inputs[name].levels) inputs[name].levels.focus();
+      else if (inputs[name].chooser && inputs[name].input.hidden) inputs[name].chooser.focus();
       else inputs[name].input.focus();
     },
     firstInvalid: null,
+    // Mark the options that differ from `base` (a preset's values): the "•" beside the label, and
+    // under the field "preset: <its value> · reset", the reset button putting the preset's value
+    // back. Returns the changed options.
+    markHouseRules(base) {
+      const now = allValues();
+      const changedNames = base ? houseRules(schema, now, { ...now, ...base }) : [];
+      for (const [name, field] of Object.entries(fields)) {
+        const isChanged = changedNames.includes(name);
+        field.classList.toggle("house-rule", isChanged);
+        let note = field.querySelector(":scope > .preset-note");
+        if (!isChanged) {
+          if (note) note.remove();
+          continue;
+        }
+        if (!note) {
+          note = h("p", { class: "preset-note" });
+          field.insertBefore(note, errors[name]);
+        }
+        const label = labelOf(props[name], name);
+        const reset = h("button", {
+          type: "button", class: "link reset", "aria-label": `${t("reset")}: ${label}`,
+          onclick: () => {
+            write(name, base[name]);
+            changed(name);
+            form.focus(name);
+          },
+        }, t("reset"));
+        clear(note);
+        note.append(t("in the preset: {value}", { value: formatValue(schema, props[name], base[name]) }), " · ", reset);
+      }
+      return changedNames;
+    },
   };
   form.setValues(values);
   return form;

@@ -101,6 +101,70 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The canonical text the server signs for a commitment it shows (app/signing.py). */
+export function commitmentMessage(room, commitment) {
+  return JSON.stringify({ commitment, room, type: "houserules-commitment/1" });
+}
+
+/** The canonical text the server signs for a sealed round (app/signing.py): keys sorted. */
+export function roundMessage(room, gameNo, label, commitment, contributions, hashes) {
+  const value = { commitment, contributions: Array.from(contributions || []), game_no: gameNo };
+  if (hashes && hashes.length) value.hashes = Array.from(hashes);
+  value.label = label;
+  value.room = room;
+  value.type = "houserules-round/1";
+  return JSON.stringify(value);
+}
+
+/** Whether Web Crypto here checks Ed25519 signatures. */
+export async function ed25519Available() {
+  try {
+    await crypto.subtle.importKey("raw", new Uint8Array(32), { name: "Ed25519" }, false, ["verify"]);
+    return true;
+  } catch (error) {
+    return !(error && error.name === "NotSupportedError");
+  }
+}
+
+/** Whether `signature` (hex) is the Ed25519 signature of the key `publicKey` (hex) on `text`
+ * (true / false), or null where this browser has no Ed25519. */
+export async function signatureValid(publicKey, text, signature) {
+  if (!(await ed25519Available())) return null;
+  try {
+    const key = await crypto.subtle.importKey("raw", hexBytes(publicKey, 32), { name: "Ed25519" }, false, ["verify"]);
+    return await crypto.subtle.verify({ name: "Ed25519" }, key, hexBytes(signature, 64), new TextEncoder().encode(text));
+  } catch (error) {
+    return false;
+  }
+}
+
+/** Every contribution is the bytes whose SHA-256 its seat sent before the hashes were sealed. */
+async function hashesCheck(name, material) {
+  const hashes = material.hashes;
+  const given = material.contributions || [];
+  if (!Array.isArray(hashes) || hashes.length !== given.length) return { name, ok: false, detail: "one hash per seat" };
+  for (let seat = 0; seat < given.length; seat += 1) {
+    if (given[seat] === null || given[seat] === undefined) continue;
+    let made = "";
+    try {
+      made = toHex(await sha256(hexBytes(given[seat], 32)));
+    } catch (error) {
+      made = "";
+    }
+    if (made !== hashes[seat]) return { name, ok: false, detail: `seat ${seat}'s bytes are not those of its hash` };
+  }
+  return { name, ok: true };
+}
+
+async function signedCheck(name, record, label, material) {
+  if (material.signature === null || material.signature === undefined) {
+    return { name, ok: null, detail: "this round was sealed unsigned" };
+  }
+  const text = roundMessage(String(record.room), Number(record.game_no || 0), label, String(material.commitment),
+    material.contributions || [], material.hashes || []);
+  return { name, ok: await signatureValid(record.server_key, text, material.signature) };
+}
+
 /** A later shuffle's own round (a Hold'em hand, a Thousand deal): its commitment and seed are
  * checked as the game's; returns the seed keying the shuffle, or null before the round's reveal. */
 async function roundSeed(checks, label, round) {
@@ -143,11 +207,25 @@ export async function verifyRecord(record) {
       seed = null;
     }
   }
+  if (record.hashes !== null && record.hashes !== undefined) checks.push(await hashesCheck("hashes", record));
+  const signed = record.server_key !== null && record.server_key !== undefined;
+  if (signed) checks.push(await signedCheck("signature", record, null, record));
+  const sealedAs = new Map(); // a round's commitment -> the label it was sealed for
   for (const shuffle of record.shuffles || []) {
     const label = String(shuffle.label);
     let key = shuffle.key ?? null;
     let keyedBy = seed;
-    if (shuffle.round && typeof shuffle.round === "object") keyedBy = await roundSeed(checks, label, shuffle.round);
+    if (shuffle.round && typeof shuffle.round === "object") {
+      if (shuffle.round.hashes !== null && shuffle.round.hashes !== undefined) {
+        checks.push(await hashesCheck(`${label}: round hashes`, shuffle.round));
+      }
+      // A round keys every shuffle up to the next one (a Thousand redeal in the same move as its
+      // deal shares the deal's round): it was sealed, and signed, for the first of them.
+      const roundKey = String(shuffle.round.commitment);
+      if (!sealedAs.has(roundKey)) sealedAs.set(roundKey, label);
+      if (signed) checks.push(await signedCheck(`${label}: round signature`, record, sealedAs.get(roundKey), shuffle.round));
+      keyedBy = await roundSeed(checks, label, shuffle.round);
+    }
     if (keyedBy !== null) {
       const expected = await shuffleKey(keyedBy, label);
       checks.push({ name: `${label}: key`, ok: key === null || key === expected, detail: expected });

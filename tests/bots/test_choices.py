@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.bots import choose
+from app.bots import choose, palace_policy
 from app.bots.holdem import chen, equity
 from app.bots.thousand import estimate
-from app.games import get
+from app.registry import get
 
 
 def palace_seat0(hand: list[str], face_up: list[str], pile: list[str] | None = None,
@@ -52,17 +52,29 @@ def _to_play(game: Any, state: Any) -> Any:
     return state
 
 
+def policy(game: Any, state: Any, seat: int) -> dict[str, Any]:
+    """The Palace good policy's own move, before its playouts (``palace_policy.good_move``): the playouts
+    may prefer another ordinary card, never a special one while an ordinary one fits."""
+    legal = game.legal_actions(state, seat)
+    return palace_policy.good_move(game.view(state, seat), legal, random.Random(0))
+
+
 def test_palace_plays_the_lowest_ordinary_card_and_keeps_specials() -> None:
     game, state = palace_seat0(hand=["2c", "Ts", "6h"], face_up=["Kd", "Kh", "Ks"])
     state = _to_play(game, state)
     assert game.view(state, 0)["turn"] == 0
+    assert policy(game, state, 0) == {"type": "play", "cards": ["6h"]}
+    # The good bot, playouts and all, keeps its 2 and its 10 while the 6 fits.
     assert good(game, state, 0) == {"type": "play", "cards": ["6h"]}
 
 
 def test_palace_plays_a_pair_together() -> None:
     game, state = palace_seat0(hand=["5c", "5h", "9s"], face_up=["Kd", "Kh", "Ks"])
     state = _to_play(game, state)
-    assert good(game, state, 0) == {"type": "play", "cards": ["5c", "5h"]}
+    assert policy(game, state, 0) == {"type": "play", "cards": ["5c", "5h"]}
+    # The good bot plays a rank all together (P7), whichever rank its playouts prefer.
+    together = ({"type": "play", "cards": ["5c", "5h"]}, {"type": "play", "cards": ["9s"]})
+    assert good(game, state, 0) in together
 
 
 def test_palace_uses_a_special_only_when_nothing_else_fits_and_picks_up_only_when_it_must() -> None:

@@ -1,7 +1,10 @@
 """Bots over many seeded games: every move they send is legal, and the games end.
 
-``HOUSERULES_BOT_GAMES`` sets how many games each case plays (default 4, a quick run; the long run,
-24,000 games in all, is ``HOUSERULES_BOT_GAMES=1000``).
+``HOUSERULES_BOT_GAMES`` sets how many games each case plays (default 4, a quick run; the long run
+is ``HOUSERULES_BOT_GAMES=1000``); the "strong" level, which searches, plays a quarter of them, and
+only one case of each game unless the run is thorough (``HOUSERULES_THOROUGH=1``).
+The bots are asked as the arena asks them: ``wants`` for a seat the table does not wait for (they
+may decline), ``choose`` otherwise, with the seat's memory of the deal.
 """
 
 from __future__ import annotations
@@ -13,32 +16,20 @@ from typing import Any
 
 import pytest
 
-from app.bots import LEVELS, choose
+from app.bots import LEVELS, choose, wants
 from app.bots.arena import Player, play, random_player
-from app.games import get
+from app.bots.memory import Memory
+from app.registry import get
+from tests.games.game_cases import cases_of, names
+
+# About 20 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(20)
 
 GAMES = int(os.environ.get("HOUSERULES_BOT_GAMES", "4"))
 
-# Blinds that double every 10 hands, so a table game ends.
-TOURNAMENT: dict[str, Any] = {
-    "format": "tournament", "level_by": "hands", "level_length": 10,
-    "levels": [{"small_blind": 2 ** i, "big_blind": 2 ** (i + 1)} for i in range(12)],
-}
-
+# Every registered game's rooms the bots play to the end (its test folder's ``GameCases.bots``).
 CASES: list[tuple[str, str, dict[str, Any], int]] = [
-    ("palace", "hiina-turakas", {}, 3),
-    ("palace", "hiina-turakas", {"cut_in": True, "add_drawn": True, "four_from_hand": True,
-                                 "finish": "play_to_last", "jokers": 2}, 4),
-    ("palace", "china-hand", {}, 4),
-    ("palace", "palace", {}, 3),
-    ("palace", "hiina-turakas", {"ten_burn": "optional", "when_stuck": "draw_ends_turn"}, 2),
-    ("thousand", "tuhat", {}, 3),
-    ("thousand", "tuhat-4", {}, 4),
-    ("thousand", "tuhat-2", {}, 2),
-    ("thousand", "tuhat-eesti", {}, 3),
-    ("holdem", "tournament-nl-turbo", {"level_by": "hands", "level_length": 10}, 4),
-    ("holdem", "fixed-limit-2-4", TOURNAMENT, 3),
-    ("holdem", "pot-limit-1-2", TOURNAMENT, 2),
+    (name, room.preset, dict(room.options), room.seats) for name in names() for room in cases_of(name).bots
 ]
 
 
@@ -46,8 +37,13 @@ def checked(level: str) -> Player:
     """The bot of ``level``, and a check that its move is one of the legal ones (amounts in range)."""
 
     def player(game_name: str, view: Mapping[str, Any], legal: Sequence[dict[str, Any]],
-               rng: random.Random) -> dict[str, Any]:
-        action = choose(game_name, view, legal, rng, level)
+               rng: random.Random, memory: Memory = (), optional: bool = False) -> dict[str, Any] | None:
+        if optional:
+            action = wants(game_name, view, legal, rng, level, memory)
+            if action is None:
+                return None
+        else:
+            action = choose(game_name, view, legal, rng, level, memory)
         assert action in legal or any(_in_range(action, offer) for offer in legal), (action, legal)
         return action
 
@@ -66,15 +62,28 @@ def _case_id(case: tuple[str, str, dict[str, Any], int]) -> str:
     return f"{name}-{preset}-{players}p" + ("-options" if options else "")
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def _runs() -> list[Any]:
+    """Every case at every level; "strong" (it searches) at the first case of each game in the
+    default run and at the others in the thorough run only (``slow``, tests/conftest.py)."""
+    runs: list[Any] = []
+    first: dict[str, tuple[str, str, dict[str, Any], int]] = {}
+    for case in CASES:
+        first.setdefault(case[0], case)
+        for level in LEVELS:
+            marks = [pytest.mark.slow] if level == "strong" and first[case[0]] is not case else []
+            runs.append(pytest.param(case, level, marks=marks, id=f"{_case_id(case)}-{level}"))
+    return runs
+
+
+@pytest.mark.parametrize(("case", "level"), _runs())
 def test_bots_play_legal_moves_to_the_end(case: tuple[str, str, dict[str, Any], int], level: str) -> None:
     name, preset, options, players = case
     game = get(name)
     sheet = game.sheet(options, preset=preset)
-    for index in range(GAMES):
+    # "strong" searches at every choice of cards: a quarter of the games (one in the quick run).
+    for index in range(GAMES if level != "strong" else max(1, GAMES // 4)):
         # The bot under test against itself, the other level and a random player, in turn.
-        others: list[Player] = [checked(level), checked("easy" if level == "good" else "good"), random_player]
+        others: list[Player] = [checked(level), checked("easy" if level != "easy" else "good"), random_player]
         seats = [checked(level)] + [others[(index + i) % 3] for i in range(players - 1)]
         result = play(game, sheet, seats, f"{name}-{level}-{index}", max_moves=20000)
         assert game.outcome(result.state) is not None

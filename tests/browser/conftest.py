@@ -74,8 +74,9 @@ def chromium_path() -> str:
 class ServerProcess:
     """``python -m app`` on a port with its own data directory (SQLite), as a child process."""
 
-    def __init__(self, data: Path, port: int | None = None) -> None:
+    def __init__(self, data: Path, port: int | None = None, settings: dict[str, str] | None = None) -> None:
         self.data = data
+        self.settings = settings or {}
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -88,6 +89,7 @@ class ServerProcess:
             "HOUSERULES_DATA_DIR": str(self.data),
             "PYTHONPATH": str(ROOT),
             **LIFTED_LIMITS,
+            **self.settings,
         }
         env.pop("DATABASE_URL", None)
         env.pop("HOUSERULES_DATABASE_URL", None)
@@ -121,10 +123,27 @@ class ServerProcess:
         self.process = None
 
 
+# The bots' human-like pause (0.6 to 1.5 s a move) is for people watching; a test that plays a
+# whole game against a bot would spend most of its time in it (``quick_server``). Moving within
+# 50 ms, a bot still moves after the page has the state its move follows.
+QUICK_BOTS = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0.05"}
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
     """A server for the whole session, on a free port with a fresh SQLite file; yields the base URL."""
     process = ServerProcess(tmp_path_factory.mktemp("data"))
+    process.start()
+    try:
+        yield process.base
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def quick_server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
+    """The same, its bots without their pause: for whole games against bots (``people(base=…)``)."""
+    process = ServerProcess(tmp_path_factory.mktemp("quick-data"), settings=QUICK_BOTS)
     process.start()
     try:
         yield process.base

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from app import games
+from app import registry
 from app.games.base import IllegalAction
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def playout_events(
 ) -> dict[str, list[dict[str, Any]]]:
     """Events by kind, as the room sends them (the mover's seat first, the event's data over it),
     from random games of every preset of game ``name``."""
-    game = games.GAMES[name]
+    game = registry.GAMES[name]
     samples: dict[str, list[dict[str, Any]]] = {}
     for preset in game.presets:
         sheet = game.sheet(preset=preset)

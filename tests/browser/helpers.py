@@ -33,6 +33,12 @@ def create_room(
     for option, value in (options or {}).items():
         if page.locator(f"select#opt-{option}").count():
             page.select_option(f"#opt-{option}", value=value)
+        elif page.locator(f"select#opt-{option}-choice").count():
+            # A timer: one of its listed values, or "custom…" and the number.
+            listed = page.eval_on_selector_all(f"#opt-{option}-choice option", "os => os.map((o) => o.value)")
+            page.select_option(f"#opt-{option}-choice", value=value if value in listed else "custom")
+            if value not in listed:
+                page.fill(f"#opt-{option}", value)
         else:
             page.fill(f"#opt-{option}", value)
     page.fill("#seats", str(seats))

@@ -44,8 +44,10 @@ def play_against_the_bots(host: Player) -> int:
         assert moves < 800, "the game did not end"
 
 
-def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(people: Callable[..., Player]) -> None:
-    host = people()
+def test_host_adds_a_bot_and_plays_a_palace_game_against_it_to_the_end(
+    people: Callable[..., Player], quick_server: str
+) -> None:
+    host = people(base=quick_server)
     # One person and a bot fill the room: the game starts at once.
     practice_room(host)
     page = host.page

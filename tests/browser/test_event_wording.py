@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app import games
+from app import registry
 from tests.browser.conftest import Player
 from tests.browser.event_samples import game_kinds, playout_events, room_kinds, room_samples
 
@@ -65,7 +65,7 @@ WORDING = """async (samples) => {
 
 def all_samples() -> dict[str, list[dict[str, Any]]]:
     samples: dict[str, list[dict[str, Any]]] = {}
-    for name in games.GAMES:
+    for name in registry.GAMES:
         played = playout_events(name)
         rows = [row for bucket in played.values() for row in bucket]
         for kind in sorted(game_kinds(name) - set(played)):
@@ -77,7 +77,7 @@ def all_samples() -> dict[str, list[dict[str, Any]]]:
 
 def test_the_samples_cover_every_kind_the_code_emits() -> None:
     samples = all_samples()
-    for name in games.GAMES:
+    for name in registry.GAMES:
         kinds = {row["type"] for row in samples[name]}
         assert game_kinds(name) | room_kinds() <= kinds
         # The playouts reach most kinds with real data (a broken playout would leave only GENERIC).

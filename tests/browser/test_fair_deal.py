@@ -67,8 +67,9 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
     join(guest, invite, "Mari")
     watch(spectator, invite)
     # Each seated page contributes as soon as it sees the next deal's commitment; the spectator cannot.
+    # (Its hash first: the bytes follow when the deal seals the hashes.)
     for player in (host, guest, spectator):
-        player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
+        player.page.wait_for_function("() => (window.houserules.room.fair.hashed || []).length === 2")
     commitment = host.page.evaluate("() => window.houserules.room.fair.commitment")
     start(host, [host, guest, spectator])
     seated = {host.seat(): host, guest.seat(): guest}
@@ -93,7 +94,9 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
         assert checks and all(line.startswith("true ✓") for line in checks), checks
         # Commitment, seed, key, key commitment, deck, the hand against the deck, and what the page
         # saw at the deal (not for the reloaded host's page, which did not see it live).
-        assert len(checks) == (6 if player is host else 7), checks
+        # The bytes against the hashes, the server's signature, and this browser's receipts
+        # (the server's key pinned, the commitment it was shown, its seat's bytes and hash).
+        assert len(checks) == (12 if player is host else 13), "\n".join(checks)
         verdict, seats = VERDICT[lang]
         text = player.page.inner_text("#result .verify")
         assert verdict in text and seats in text, text
@@ -111,7 +114,9 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
     assert done.returncode == 0 and "verified" in done.stdout and "✗" not in done.stdout, done
     spectator_checks = verify_in_page(spectator)
     # A spectator has no hand to check, and its page saw the deal too.
-    assert all(line.startswith("true ✓") for line in spectator_checks) and len(spectator_checks) == 6
+    assert all(line.startswith("true ✓") for line in spectator_checks) and len(spectator_checks) == 10
+    for player in (host, guest, spectator):
+        assert player.page.locator("#fair-warning").is_hidden()
     shoot(guest, artefacts, "fair-verify-guest")
     shoot(host, artefacts, "fair-verify-host")
     # The guest's replay: the same table, from the guest's seat, step by step.
@@ -149,11 +154,12 @@ def test_holdem_hand_verifies_in_the_side_box_while_the_table_plays_on(
     watch(spectator, invite)
     for player in (host, guest):
         player.page.wait_for_selector("#fair-box [data-role=commitment]")
-        player.page.wait_for_function("() => (window.houserules.room.fair.contributed || []).length === 2")
+        player.page.wait_for_function("() => (window.houserules.room.fair.hashed || []).length === 2")
     assert "…" in host.page.inner_text("#fair-box [data-role=commitment]")
+    host.page.wait_for_selector("#fair-box [data-role=server-key]:not([hidden])")
     shoot(guest, artefacts, "fair-lobby")
     mine = host.page.inner_text("#fair-box [data-role=contributed]")
-    assert mine == "Your random bytes for the next deal are in."
+    assert mine == "Your bytes' hash is in; the bytes follow when the round's hashes are sealed."
     host.page.click("#lobby-start button[data-op=start]")
     for player in (host, guest, spectator):
         player.page.wait_for_selector(".felt.holdem")

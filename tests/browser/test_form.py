@@ -17,13 +17,18 @@ from typing import Any
 
 import pytest
 
+from app import registry
 from tests.browser.conftest import Player
 from tests.browser.helpers import acting, create_room, join, open_sheet_form, wait_same_version
 from tests.browser.test_palace import move, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-RULE_ID = re.compile(r"\(\s*[PHT]\d+|\b[PHT]\d{1,2}\b(?!\s*(?:cards|kaarti|korttia))")
+# A rule-id tag in parentheses of any letter ("(C2)" of a game whose letter the form did not know),
+# or a bare id of a registered game's letter (``Game.rule_letter``).
+RULE_ID = re.compile(
+    rf"\(\s*[A-Z]\d+\b|\b[{registry.rule_letters()}]\d{{1,2}}\b(?!\s*(?:cards|kaarti|korttia))"
+)
 LANGS = ("en", "et", "fi")
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
@@ -205,11 +210,13 @@ def test_the_printed_sheet_names_the_preset_and_marks_a_house_rule(people: Calla
 
 
 @pytest.mark.parametrize(
-    ("lang", "reason"), [("et", "Praegu pole sinu käik."), ("fi", "Nyt ei ole sinun vuorosi.")]
+    ("lang", "play_key", "reason"),
+    [("et", "k", "Praegu pole sinu käik."), ("fi", "p", "Nyt ei ole sinun vuorosi.")],
 )
 def test_a_refused_move_shows_its_reason_in_the_page_language(
-    people: Callable[..., Player], lang: str, reason: str
+    people: Callable[..., Player], lang: str, play_key: str, reason: str
 ) -> None:
+    """The language's own key plays the chosen card (Estonian "Käi": K, Finnish "Pelaa": P)."""
     host = people(lang=lang)
     guest = people(lang=lang)
     invite = create_room(host, "palace", seats=2, name="Kati")
@@ -221,7 +228,7 @@ def test_a_refused_move_shows_its_reason_in_the_page_language(
     waiting = guest if acting([host, guest]) == [host] else host
     waiting.page.locator("body").focus()
     waiting.page.keyboard.press("1")
-    waiting.page.keyboard.press("p")
+    waiting.page.keyboard.press(play_key)
     refusal = waiting.page.locator(".refusal")
     refusal.wait_for(state="visible")
     assert refusal.inner_text() == reason

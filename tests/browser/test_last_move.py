@@ -5,16 +5,15 @@ spectator is not offered alerts for a turn they do not have."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser import test_palace, test_thousand
-from tests.browser.conftest import Player, ServerProcess, shoot
+from tests.browser.conftest import Player, shoot
 from tests.browser.helpers import legal, wait_version_above, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -164,33 +163,12 @@ def test_a_spectator_is_not_offered_turn_alerts(people: Callable[..., Player]) -
     assert not guest.page.locator("#alert-notify").is_visible()
 
 
-@pytest.fixture(scope="module")
-def quick_bots(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[str]:
-    """A server whose bots move without their human-like pause, for a whole tournament in a test."""
-    quick = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0.05"}
-    saved = {key: os.environ.get(key) for key in quick}
-    os.environ.update(quick)
-    process = ServerProcess(tmp_path_factory.mktemp("quick-bots"))
-    try:
-        process.start()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-    try:
-        yield process.base
-    finally:
-        process.stop()
-
-
 def test_a_tournaments_result_and_the_tally_name_every_player(
-    people: Callable[..., Player], quick_bots: str
+    people: Callable[..., Player], quick_server: str
 ) -> None:
     """A three-seat tournament to its end: each player's chips stand in the result (none for the busted),
     and the room's tally lists the one who neither won nor came last too."""
-    host = people(base=quick_bots)
+    host = people(base=quick_server)
     practise(host, "holdem", 3, "Kati", preset="tournament-nl-turbo")
     page = host.page
     for _ in range(600):

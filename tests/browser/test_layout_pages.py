@@ -25,8 +25,13 @@ def test_the_home_form_holds_still_when_a_changed_field_is_left(people: Callable
     page.goto("/")
     page.wait_for_selector("#create-fields:not([hidden])")
     page.check("#game-palace")
+    # The turn timer is a list (off / 15 s / 30 s / 60 s / custom…); other numbers are fields.
+    timer = page.locator("#opt-turn_timer_seconds-choice")
+    before = page.evaluate(_Y, "#create-button"), timer.bounding_box()
+    timer.select_option("15")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    assert (page.evaluate(_Y, "#create-button"), timer.bounding_box()) == before
     fields = [f for f in page.locator("#sheet-essentials input[type=number]").all() if f.is_visible()]
-    assert fields, "no number among the essentials"
     for field in fields:
         before = page.evaluate(_Y, "#create-button"), field.bounding_box()
         value = field.input_value()

@@ -30,9 +30,9 @@ def shown(player: Player) -> dict[str, Any]:
 
 
 def test_a_finished_palace_game_replays_from_a_players_view(
-    people: Callable[..., Player], artefacts: Path
+    people: Callable[..., Player], artefacts: Path, quick_server: str
 ) -> None:
-    host = people(lang="et")
+    host = people(lang="et", base=quick_server)
     practice_room(host)
     play_against_the_bots(host)
     final = host.state()
@@ -162,7 +162,7 @@ def test_a_holdem_tables_finished_hands_replay_from_the_table_while_it_plays_on(
         raise AssertionError("hand 3 was never dealt")
     # The finished hands replay from the table's own link, at the latest one's start.
     link = page.locator("#replay-hands")
-    assert link.is_visible() and link.inner_text() == "Katso jaot uudelleen"
+    assert link.is_visible() and link.inner_text() == "Jakojen toisto"
     shoot(host, artefacts, "holdem-table-replay-link-fi")
     link.click()
     page.wait_for_selector("#play:not([hidden]) .felt.holdem")

@@ -19,8 +19,9 @@ import pytest
 
 from app import verify
 from app.bots.arena import bot, play
-from app.games import get as game_of
+from app.registry import get as game_of
 from app.rooms.fairness import Fairness, build_record
+from app.signing import Signer
 from app.store.queries import LogEntry
 from tests.browser.conftest import Player
 
@@ -36,16 +37,31 @@ KINDS = [
 ]
 
 
+ROOM = "agreement-room"
+SIGNER = Signer(Signer.new_private_hex())
+
+
+def give(fair: Fairness, members: list[int], rng: random.Random) -> None:
+    """Some members send a hash and most of those their bytes after the hashes are sealed
+    (two phases, docs/fairness.md step 3): a seat may withhold or not reveal."""
+    values = {m: f"{rng.getrandbits(256):064x}" for m in members if rng.random() < 0.8}
+    commitment = fair.pending.commitment
+    for member, value in values.items():
+        fair.offer(member, commitment, hashlib.sha256(bytes.fromhex(value)).hexdigest())
+    fair.freeze()
+    for member, value in values.items():
+        if rng.random() < 0.85:
+            fair.contribute(member, commitment, value)
+
+
 def make_record(rng: random.Random, name: str, preset: str, options: dict[str, Any],
                 players: int) -> dict[str, Any]:
     game = game_of(name)
     sheet = game.sheet(options, preset=preset)
-    fair = Fairness()
+    fair = Fairness(ROOM, SIGNER if rng.random() < 0.8 else None)
     members = list(range(100, 100 + players))
-    for member in members:
-        if rng.random() < 0.7:
-            fair.contribute(member, fair.pending.commitment, f"{rng.getrandbits(256):064x}")
-    sealed = fair.seal(members)
+    give(fair, members, rng)
+    sealed = fair.seal(members, 1)
     action = {"seed": sealed.seed, "players": players, "fair": sealed.to_action()}
     deal = LogEntry(1, 1, "deal", None, action, [])
     cut = rng.choice([None, None, rng.randrange(1, 60)])
@@ -53,7 +69,11 @@ def make_record(rng: random.Random, name: str, preset: str, options: dict[str, A
     state = play(cast(Any, played), sheet, [bot("easy")] * players, sealed.seed,
                  stop=None if cut is None else _stop_after(cut)).state
     seat = rng.choice([None, *range(players)])
-    return build_record(game, sheet, deal, state, seat, [])
+    record = build_record(game, sheet, deal, state, seat, [])
+    record["room"] = ROOM
+    if fair.signer is not None:
+        record["server_key"] = SIGNER.public_hex
+    return record
 
 
 class Reseeding:
@@ -71,11 +91,9 @@ class Reseeding:
         after = self.game.apply(state, seat, action)
         if self.game.shuffle_count(after[0]) == self.game.shuffle_count(state):
             return after
-        for member in self.members:
-            if self.rng.random() < 0.7:
-                value = f"{self.rng.getrandbits(256):064x}"
-                self.fair.contribute(member, self.fair.pending.commitment, value)
-        sealed = self.fair.seal_round(self.members)
+        give(self.fair, self.members, self.rng)
+        labels = [s.label for s in self.game.shuffles(after[0], self.game.shuffle_count(state))]
+        sealed = self.fair.seal_round(self.members, 1, labels[0] if labels else None)
         reseed = {"type": "reseed", "seed": sealed.seed, "fair": sealed.to_action()}
         state, _ = self.game.apply(state, 0, reseed)
         return self.game.apply(state, seat, action)
@@ -93,7 +111,7 @@ def _stop_after(moves: int) -> Any:
 
 def tamper(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     bad = copy.deepcopy(record)
-    choices = ["contribution", "commitment"]
+    choices = ["contribution", "commitment", "hash", "signature"]
     if "server_seed" in bad:
         choices += ["server_seed", "nonce", "seed"]
     opened = [s for s in bad["shuffles"] if "deck" in s]
@@ -103,7 +121,18 @@ def tamper(rng: random.Random, record: dict[str, Any]) -> dict[str, Any]:
     if rounds:
         choices += ["round_contribution", "round_server_seed", "round_commitment"]
     what = rng.choice(choices)
-    if what.startswith("round_"):
+    if what in ("hash", "signature"):
+        material = rng.choice([bad, *[s["round"] for s in bad["shuffles"] if "round" in s]])
+        if what == "signature" and material.get("signature"):
+            raw = bytearray.fromhex(material["signature"])
+            raw[rng.randrange(64)] ^= 1 << rng.randrange(8)
+            material["signature"] = raw.hex()
+        elif what == "hash" and material.get("hashes"):
+            index = rng.randrange(len(material["hashes"]))
+            material["hashes"][index] = None if material["hashes"][index] else f"{rng.getrandbits(256):064x}"
+        else:
+            material["contributions"] = list(reversed(material["contributions"]))
+    elif what.startswith("round_"):
         chosen = rng.choice(rounds)
         if what == "round_contribution":
             index = rng.randrange(len(chosen["contributions"]))
@@ -181,3 +210,7 @@ def test_browser_and_python_verifiers_agree(people: Any, server: str) -> None:
         assert any(r["game"] == name and any("server_seed" in s.get("round", {}) for s in r["shuffles"])
                    for r in records), name
     assert any(name.endswith("round seed") for verdicts in python for name, _ in verdicts)
+    # Signed rounds (Ed25519 by Web Crypto in the page) and two-phase hashes, passing and failing.
+    seen = {(name.rsplit(": ", 1)[-1], ok) for verdicts in python for name, ok in verdicts}
+    for name in ("signature", "round signature", "hashes", "round hashes"):
+        assert {(name, True), (name, False)} <= seen, name

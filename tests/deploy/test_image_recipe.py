@@ -18,6 +18,9 @@ from sqlalchemy.engine import make_url
 
 from tests.support import ROOT, free_port, fresh_postgres_sync, needs_postgres
 
+# About 25 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(25)
+
 IGNORED = shutil.ignore_patterns(
     ".git", ".venv", "venv", "data", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
     "test-artifacts", "*.egg-info",
@@ -25,23 +28,42 @@ IGNORED = shutil.ignore_patterns(
 
 
 def dockerfile_run_steps() -> list[str]:
-    """The Dockerfile's RUN line that installs the app (the test runs the same command)."""
+    """The Dockerfile's RUN line that installs the dependencies (the test runs the same command)."""
     lines = (ROOT / "Dockerfile").read_text().splitlines()
     return [line.removeprefix("RUN ").strip() for line in lines if line.startswith("RUN pip install")]
 
 
 @pytest.fixture(scope="module")
 def image_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The source tree copied as the Dockerfile's COPY does, installed into a fresh venv."""
+    """The source tree copied as the Dockerfile's COPY does, its locked dependencies installed into
+    a fresh venv by the Dockerfile's own command; the code itself is not installed (PYTHONPATH)."""
     base = tmp_path_factory.mktemp("image")
     src = base / "srv"
     shutil.copytree(ROOT, src, ignore=IGNORED)
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     steps = dockerfile_run_steps()
-    assert steps == ["pip install --editable ."], steps
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--editable", "."]
+    assert len(steps) == 1 and steps[0].startswith("pip install "), steps
+    pip = [str(venv / "bin" / "python"), "-m", *steps[0].split(), "--quiet"]
     subprocess.run(pip, cwd=src, check=True, timeout=600)
+    # The Dockerfile's steps run by its Python after the copy (the project's metadata: the games'
+    # entry points), as the image runs them.
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    for line in lines:
+        if line.startswith("RUN python "):
+            step = line.removeprefix("RUN python ").split()
+            subprocess.run([str(venv / "bin" / "python"), *step], cwd=src, check=True, timeout=60)
+    # Nothing but the lock went in, and the project's own metadata (no code): the app runs from the
+    # copied tree.
+    listed = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format=freeze"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "uvicorn==" in listed
+    site = Path(subprocess.run([str(venv / "bin" / "python"), "-c",
+                                "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    (metadata,) = site.glob("houserules-*.dist-info")
+    assert sorted(p.name for p in metadata.iterdir()) == ["INSTALLER", "METADATA", "entry_points.txt"]
+    assert not (site / "app").exists()
     return src, venv
 
 
@@ -49,7 +71,7 @@ def serve_until_healthy(src: Path, venv: Path, env: dict[str, str]) -> str:
     """Serve until healthy; returns what the server printed."""
     port = free_port()
     full_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DATABASE_URL")}
-    full_env.update({"HOST": "127.0.0.1", "PORT": str(port), **env})
+    full_env.update({"HOST": "127.0.0.1", "PORT": str(port), "PYTHONPATH": str(src), **env})
     proc = subprocess.Popen(
         [str(venv / "bin" / "python"), "-m", "app"], cwd=src, env=full_env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

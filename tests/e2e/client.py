@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import json
 import random
@@ -41,6 +42,11 @@ class Client:
     reader: asyncio.Task[None] | None = None
     closed: asyncio.Event = field(default_factory=asyncio.Event)
     close_code: int | None = None
+    # Bytes pledged by their hash (commitment -> bytes), sent as a page does once the round's
+    # hashes are sealed (docs/fairness.md, step 3); the commitments they were sent for.
+    pledges: dict[str, str] = field(default_factory=dict)
+    revealed: set[str] = field(default_factory=set)
+    _sending: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def version(self) -> int:
@@ -76,6 +82,8 @@ class Client:
                     self.state = message
                 elif message["type"] == "welcome":
                     self.seat = message["seat"]
+                elif message["type"] == "room":
+                    self._reveal(message.get("fair") or {})
                 await self.queue.put(message)
         except websockets.ConnectionClosed:
             pass
@@ -85,6 +93,31 @@ class Client:
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
+
+    def _reveal(self, fair: dict[str, Any]) -> None:
+        """Phase two: the pledged bytes, once the round's hashes (this seat's among them) are sealed."""
+        commitment = fair.get("commitment")
+        value = self.pledges.get(str(commitment))
+        if (value is None or not fair.get("sealed") or commitment in self.revealed
+                or self.seat not in (fair.get("hashed") or [])):
+            return
+        self.revealed.add(str(commitment))
+        task = asyncio.create_task(self.send({"type": "entropy", "id": f"r-{next(_ids)}",
+                                              "commitment": commitment, "bytes": value}))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def pledge(self, commitment: str, value: str) -> dict[str, Any]:
+        """Phase one: the SHA-256 of ``value`` for ``commitment``; the answer (``contributed`` or an
+        error). The bytes follow by themselves when the round's hashes are sealed."""
+        msg_id = f"h-{next(_ids)}"
+        self.pledges[commitment] = value
+        await self.send({"type": "entropy", "id": msg_id, "commitment": commitment,
+                         "hash": hashlib.sha256(bytes.fromhex(value)).hexdigest()})
+        while True:
+            message = await self.next()
+            if message.get("id") == msg_id and message["type"] in ("contributed", "error"):
+                return message
 
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)

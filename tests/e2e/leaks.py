@@ -21,7 +21,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from app import games
+from app import registry
 from app.games import fair
 from app.store import queries
 from app.store.db import make_engine
@@ -45,7 +45,7 @@ async def states_by_version(database_url: str, room: str) -> StatesByVersion:
         entries = await queries.log_since(engine, room, 0, limit=1_000_000)
     finally:
         await engine.dispose()
-    game = games.get(record.room["game"])
+    game = registry.get(record.room["game"])
     sheet = game.sheet(record.room["sheet"])
     states = StatesByVersion()
     state: Any = None

@@ -8,6 +8,7 @@ taken before the reveal holds no seed and no unopened key.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import hashlib
 import json
@@ -22,18 +23,33 @@ from typing import Any
 import httpx
 import pytest
 
-from app import verify
+from app import signing, verify
 from tests.e2e.client import TIMEOUT, Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.e2e.leaks import check_no_early_secrets, fair_secrets
 from tests.e2e.test_tables import CASH, choose_calm, choose_holdem, choose_thousand
 from tests.support import ServerProcess
 
+# Seats contribute here, and the deal's wait for them is checked: the documented wait (tests/conftest.py).
+pytestmark = [pytest.mark.fair_wait, pytest.mark.heavy(90)]
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def last_room(client: Client) -> dict[str, Any]:
     return next(r.message for r in reversed(client.received) if r.message["type"] == "room")
+
+
+async def room_update(client: Client, ok: Any) -> dict[str, Any]:
+    """The ``fair`` part of the first room message (the latest one first) for which ``ok`` holds."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while True:
+        fair = last_room(client)["fair"]
+        if ok(fair):
+            return dict(fair)
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"no such room message; last {fair}")
+        await asyncio.sleep(0.002)
 
 
 def events_of(client: Client, kind: str) -> list[dict[str, Any]]:
@@ -48,9 +64,14 @@ def events_of(client: Client, kind: str) -> list[dict[str, Any]]:
 
 
 async def contribute(client: Client, commitment: str, value: str | None = None) -> dict[str, Any]:
+    """Phase one (the hash; the bytes follow by themselves once the round's hashes are sealed)."""
+    return await client.pledge(commitment, value or secrets.token_hex(32))
+
+
+async def send_entropy(client: Client, commitment: str, **fields: str) -> dict[str, Any]:
+    """One raw ``entropy`` message and its answer."""
     msg_id = f"e-{secrets.token_hex(4)}"
-    await client.send({"type": "entropy", "id": msg_id, "commitment": commitment,
-                       "bytes": value or secrets.token_hex(32)})
+    await client.send({"type": "entropy", "id": msg_id, "commitment": commitment, **fields})
     while True:
         message = await client.next()
         if message.get("id") == msg_id and message["type"] in ("contributed", "error"):
@@ -140,25 +161,29 @@ async def test_withheld_contribution_does_not_block_and_the_palace_deal_verifies
     given = {0: secrets.token_hex(32), 2: secrets.token_hex(32)}
     for seat, value in given.items():
         answer = await contribute(seated[seat], commitment, value)
-        assert answer == {"type": "contributed", "id": answer["id"], "commitment": commitment}
-    # A second contribution from the same seat does not replace the first.
-    assert (await contribute(seated[0], commitment))["type"] == "contributed"
+        assert answer == {"type": "contributed", "id": answer["id"], "commitment": commitment, "kind": "hash"}
+    # A second hash from the same seat does not replace the first.
+    other = hashlib.sha256(secrets.token_bytes(32)).hexdigest()
+    assert (await send_entropy(seated[0], commitment, hash=other))["type"] == "contributed"
     refused = await contribute(watchers[0], commitment)
     assert refused["type"] == "error" and refused["code"] == "not_seated"
     refused = await contribute(seated[1], "ab" * 32)
     assert refused["type"] == "error" and refused["code"] == "stale_commitment"
     await seated[1].wait_state(lambda s: True)
     for client in everyone:
-        while last_room(client)["fair"]["contributed"] != [0, 2]:
+        while last_room(client)["fair"]["hashed"] != [0, 2]:
             await client.expect("room")
 
-    # Seat 1 never contributes, and nobody waits for it.
+    # Seat 1 never contributes: the deal waits for its hash no longer than the documented 1.5 s,
+    # seals the two hashes, takes the two pages' bytes and deals.
     assert (await seated[0].host("start"))["type"] == "ack"
     for client in everyone:
         await client.wait_state(lambda s: s["view"] is not None)
     (deal,) = events_of(seated[1], "deal")
     assert deal["commitment"] == commitment
     assert deal["contributions"] == [given[0], None, given[2]] and deal["withheld"] == [1]
+    assert deal["unrevealed"] == [] and deal["hashes"][1] is None
+    assert deal["hashes"][0] == hashlib.sha256(bytes.fromhex(given[0])).hexdigest()
     assert last_room(seated[0])["fair"]["commitment"] != commitment  # the rematch's, already
     early = await download(server.http, room, None)
     assert early.status_code == 200, early.text
@@ -256,12 +281,14 @@ async def test_thousand_and_holdem_records_verify(backend: Backend, server: Serv
 
 
 @pytest.mark.parametrize("game", ["palace", "holdem"])
-async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_its_seeds(
+async def test_a_kill_before_the_deal_keeps_the_round_and_one_during_the_game_keeps_its_seeds(
         backend: Backend, game: str) -> None:
-    """Contributions wait in memory until the deal: after a SIGKILL the room shows a new commitment
-    and takes contributions for it; a SIGKILL during the game keeps the game's seeds (they are in
-    its deal entry, and each later hand's in its round's entry), so the reveals and the record still
-    verify."""
+    """No silent re-roll: the pending round is kept with the room, so after a SIGKILL between the
+    contributions and the deal the room shows the same commitment with the same contributions,
+    and the deal uses them; a SIGKILL during the game keeps the game's seeds (they are in its deal
+    entry, and each later hand's in its round's entry), so the reveals and the record still
+    verify. Commitments and sealed rounds carry the server's signature, by the key at
+    ``/api/fairness/key``, which survives the restart."""
     rng = random.Random(f"fair-kill-{game}-{backend.name}")
     chooser: Any = choose_holdem if game == "holdem" else None
     server = backend.server().start()
@@ -273,23 +300,36 @@ async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_i
             room, tokens = await make_room(server.http, 3, preset="palace")
         seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
         everyone = seated + watchers
-        first = last_room(seated[0])["fair"]["commitment"]
-        for client in seated[:2]:
-            assert (await contribute(client, first))["type"] == "contributed"
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            key = (await http.get("/api/fairness/key")).json()
+        assert key["algorithm"] == "Ed25519"
+        shown = last_room(seated[0])["fair"]
+        first = shown["commitment"]
+        assert signing.valid(key["public_key"], signing.commitment_message(room, first), shown["signature"])
+        early = [secrets.token_hex(32), secrets.token_hex(32)]
+        for client, value in zip(seated[:2], early, strict=True):
+            assert (await contribute(client, first, value))["type"] == "contributed"
         server.kill()
         server = backend.server().start()
         await reconnect(everyone, server)
         second = last_room(seated[0])["fair"]
-        assert second["commitment"] != first and second["contributed"] == []
-        refused = await contribute(seated[0], first)
-        assert refused["type"] == "error" and refused["code"] == "stale_commitment"
+        assert second["commitment"] == first and second["hashed"] == [0, 1] and not second["sealed"]
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            assert (await http.get("/api/fairness/key")).json() == key
+        # A repeat changes nothing: the first hash counts.
+        assert (await contribute(seated[0], first, early[0]))["type"] == "contributed"
         late = secrets.token_hex(32)
-        assert (await contribute(seated[2], second["commitment"], late))["type"] == "contributed"
+        assert (await contribute(seated[2], first, late))["type"] == "contributed"
         assert (await seated[0].host("start"))["type"] == "ack"
         for client in everyone:
             await client.wait_state(lambda s: s["view"] is not None)
         (deal,) = events_of(seated[0], "deal")
-        assert deal["commitment"] == second["commitment"] and deal["contributions"][:3] == [None, None, late]
+        assert deal["commitment"] == first and deal["contributions"][:3] == [*early, late]
+        assert deal["unrevealed"] == []
+        sealed = signing.round_message(room, 1, None, first, deal["contributions"], deal["hashes"])
+        assert signing.valid(key["public_key"], sealed, deal["signature"])
+        assert not signing.valid(key["public_key"], signing.round_message(room, 1, None, first, [
+            *early, None, *deal["contributions"][3:]], deal["hashes"]), deal["signature"])
         more = {"chooser": chooser} if chooser else {}
         await play_moves(seated, everyone, rng, limit=10, **more)
         if game == "holdem":
@@ -301,11 +341,13 @@ async def test_a_kill_before_the_deal_asks_again_and_one_during_the_game_keeps_i
         await reconnect(everyone, server)
         await play_moves(seated, everyone, rng, max_moves=6000, **more)
         (reveal,) = events_of(watchers[0], "reveal")
-        assert reveal["commitment"] == second["commitment"]
+        assert reveal["commitment"] == first
         for token in [*tokens, None]:
             record = (await download(server.http, room, token)).json()
             assert record["server_seed"] == reveal["server_seed"]
-            assert all(check.ok for check in verify.verify(record))
+            assert record["server_key"] == key["public_key"]
+            checks = verify.verify(record)
+            assert all(check.ok for check in checks) and any(c.name == "signature" for c in checks)
             if game == "holdem":
                 assert sum("server_seed" in s.get("round", {}) for s in record["shuffles"]) >= 2
         assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
@@ -367,6 +409,10 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
         given = [secrets.token_hex(32), secrets.token_hex(32)]
         for client, value in zip(seated[:2], given, strict=True):
             assert (await contribute(client, pending, value))["type"] == "contributed"
+        # Seat 2 sends no hash: the round's hashes are sealed after the documented wait, and the
+        # two pages' bytes follow (the test plays on once they are in, not after some time).
+        await room_update(seated[0], lambda f, pending=pending: f["commitment"] == pending
+                          and f["sealed"] and f["contributed"] == [0, 1])
         await play_until(seated, everyone, rng, chooser,
                          lambda pending=pending: round_of(watchers[0], pending) is not None)
         sealed = round_of(watchers[0], pending)
@@ -378,7 +424,9 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
         last = int(at)
         record = (await download(server.http, room, tokens[0])).json()
         (listed,) = [s for s in record["shuffles"] if s["label"] == label]
-        assert listed["round"] == {"commitment": pending, "contributions": sealed["contributions"]}
+        assert listed["round"]["commitment"] == pending
+        assert listed["round"]["contributions"] == sealed["contributions"]
+        assert listed["round"]["hashes"] == sealed["hashes"] and sealed["unrevealed"] == []
         assert verify.passed(verify.verify(record))
         if game == "holdem":
             # The hand's end publishes its key and its round's server seed; the table goes on.
@@ -405,6 +453,10 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
                 assert not verify.passed(verify.verify(bad)), field
             done = run_verify(tmp_path, record)
             assert done.returncode == 0 and f"✓ {label}: round seed" in done.stdout, done.stdout
+    if game == "holdem":
+        # The game's own round keyed the button draw and hand 1: its reveal names both.
+        (own,) = [e for e in events_of(watchers[0], "round_reveal") if e["commitment"] == deal["commitment"]]
+        assert own["labels"] == ["button-draw", "hand-1"]
     finish = choose_holdem if game == "holdem" else chooser
     await play_moves(seated, everyone, rng, chooser=finish, max_moves=6000)
     record = (await download(server.http, room, tokens[1])).json()
@@ -412,5 +464,80 @@ async def test_each_later_hand_or_deal_has_its_own_round_of_contributions(
     assert len(rounds) >= 2 and all("server_seed" in s["round"] for s in rounds)
     assert all(c.ok for c in verify.verify(record)), [c for c in verify.verify(record) if not c.ok]
     assert check_no_early_secrets(everyone, await fair_secrets(backend.database_url(), room)) > 0
+    for client in everyone:
+        await client.close()
+
+
+async def test_malformed_bytes_are_a_bad_contribution_and_the_cli_says_how_it_is_used(
+        server: ServerProcess, tmp_path: Path) -> None:
+    """docs/protocol.md: bytes that are not 64 lowercase hex digits get ``bad_contribution`` (before
+    the commitment is looked at) and change nothing; ``app.verify`` parses its arguments."""
+    room, tokens = await make_room(server.http, 2, preset="palace")
+    seated, _ = await seat_clients(server.ws, room, tokens)
+    commitment = last_room(seated[0])["fair"]["commitment"]
+    for value in ("AB" * 32, "00" * 31, "zz" * 32, "00" * 33):
+        for kind in ("bytes", "hash"):
+            refused = await send_entropy(seated[0], commitment, **{kind: value})
+            assert refused["type"] == "error" and refused["code"] == "bad_contribution", refused
+            refused = await send_entropy(seated[0], "11" * 32, **{kind: value})
+            assert refused["code"] == "bad_contribution"
+    assert (await contribute(seated[0], "11" * 32))["code"] == "stale_commitment"
+    assert last_room(seated[0])["fair"]["contributed"] == []
+    # Two phases: bytes before their hash, or before the round's hashes are sealed, are refused.
+    value = secrets.token_hex(32)
+    assert (await send_entropy(seated[0], commitment, bytes=value))["code"] == "no_hash"
+    assert (await contribute(seated[0], commitment, value))["type"] == "contributed"
+    seated[0].revealed.add(commitment)  # this socket sends its bytes by hand below
+    assert (await send_entropy(seated[0], commitment, bytes=value))["code"] == "hashes_open"
+    both = await send_entropy(seated[0], commitment, bytes=value, hash="00" * 32)
+    assert both["type"] == "error" and both["code"] == "bad_message"
+    assert (await room_update(seated[1], lambda f: f["hashed"] == [0]))["sealed"] is False
+    for client in seated:
+        await client.close()
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "app.verify", *args], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    helped = cli("--help")
+    assert helped.returncode == 0 and "--receipts" in helped.stdout and "Exit status" in helped.stdout
+    assert cli().returncode == 2
+    assert cli(str(tmp_path / "missing.json")).returncode == 2
+    (tmp_path / "x.json").write_text("{}")
+    assert cli(str(tmp_path / "x.json")).returncode == 2
+
+
+async def test_a_seat_that_sends_its_hash_and_never_its_bytes_is_marked_unrevealed(
+        server: ServerProcess) -> None:
+    """Two phases (docs/fairness.md step 3): the round seals the hashes of seats 0 and 1; seat 1
+    never sends the bytes behind its hash, so the deal counts it as withheld and marks it
+    ``unrevealed`` for everyone, and the record still verifies; seat 2 sent nothing at all."""
+    room, tokens = await make_room(server.http, 3, preset="palace")
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    everyone = seated + watchers
+    commitment = last_room(seated[0])["fair"]["commitment"]
+    value = secrets.token_hex(32)
+    assert (await contribute(seated[0], commitment, value))["type"] == "contributed"
+    hidden = secrets.token_hex(32)
+    digest = hashlib.sha256(bytes.fromhex(hidden)).hexdigest()
+    answer = await send_entropy(seated[1], commitment, hash=digest)  # and never the bytes
+    assert answer["type"] == "contributed" and answer["kind"] == "hash"
+    await room_update(watchers[0], lambda f: f["hashed"] == [0, 1])
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in everyone:
+        await client.wait_state(lambda s: s["view"] is not None)
+    for client in everyone:
+        (deal,) = events_of(client, "deal")
+        assert deal["commitment"] == commitment
+        assert deal["contributions"] == [value, None, None] and deal["withheld"] == [1, 2]
+        assert deal["hashes"][:2] == [hashlib.sha256(bytes.fromhex(value)).hexdigest(), digest]
+        assert deal["hashes"][2] is None and deal["unrevealed"] == [1]
+        assert hidden not in json.dumps([item.message for item in client.received])
+    record = (await download(server.http, room, tokens[2])).json()
+    assert record["hashes"][1] == digest and record["contributions"][1] is None
+    assert verify.passed(verify.verify(record))
+    # Its bytes after the deal change nothing: the round is sealed.
+    late = await send_entropy(seated[1], commitment, bytes=hidden)
+    assert late["type"] == "error" and late["code"] == "stale_commitment"
     for client in everyone:
         await client.close()

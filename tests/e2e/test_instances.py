@@ -9,12 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
-from app.rooms.room import _event_json, _visible
+from app.rooms.entries import event_json as _event_json
+from app.rooms.entries import visible as _visible
 from app.store import queries
 from app.store.db import make_engine
 from tests.e2e.client import TIMEOUT, Client, choose, make_room, play_moves, room_message
 from tests.support import ServerProcess, fresh_postgres, needs_postgres
+from tests.support import until as _until
+
+# About 40 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(40)
 
 LIFTED = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
 
@@ -260,14 +266,6 @@ async def _answers(client: Client, ids: list[str]) -> dict[str, str]:
     return answered
 
 
-async def _until(check: Any, what: str) -> None:
-    """Wait for ``check()`` to hold (the deadline only guards against a hang)."""
-    deadline = asyncio.get_running_loop().time() + TIMEOUT
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline, f"never happened: {what}"
-        await asyncio.sleep(0.005)
-
-
 @needs_postgres
 async def test_chat_joins_and_leaving_through_the_other_instance_go_through_the_owner(tmp_path: Path) -> None:
     """Chat, a join and a leave sent to the instance that does not own the room are handed to the
@@ -425,6 +423,7 @@ async def test_a_player_connected_only_to_the_other_instance_is_never_taken_over
 
 
 @needs_postgres
+@pytest.mark.fair_wait  # a seat contributes: the documented wait for it (tests/conftest.py)
 async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_path: Path) -> None:
     """The sockets of a room on an instance that does not own it are shown the owner's next-deal
     commitment, so their contributions (handed to the owner) count: the deal lists them."""
@@ -443,13 +442,11 @@ async def test_a_seat_on_the_other_instance_contributes_to_the_owners_round(tmp_
             for client in (remote, watcher):
                 await room_message(client, lambda m: m["fair"]["commitment"] == owners)
             given = "ab" * 32
-            await remote.send({"type": "entropy", "id": "e1", "commitment": owners, "bytes": given})
-            answer = await remote.next()
-            while answer.get("id") != "e1":
-                answer = await remote.next()
+            # Its hash first, handed to the owner; its bytes when the deal seals the hashes.
+            answer = await remote.pledge(owners, given)
             assert answer["type"] == "contributed", answer
             for client in everyone:
-                await room_message(client, lambda m: m["fair"]["contributed"] == [1])
+                await room_message(client, lambda m: m["fair"]["hashed"] == [1])
             assert (await host.host("start"))["type"] == "ack"
             for client in everyone:
                 await client.wait_state(lambda s: s["view"] is not None)

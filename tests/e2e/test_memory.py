@@ -3,7 +3,6 @@ does not load stored rooms, and abandoned lobbies and finished rooms expire with
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from app.store.db import make_engine, upgrade
 from tests.e2e.client import TIMEOUT, Client, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.games.holdem.helpers import concrete
-from tests.support import ServerProcess
+from tests.support import ServerProcess, until
 
 FAST_SWEEP = {"HOUSERULES_SWEEP_SECONDS": "0.1"}
 
@@ -25,14 +24,6 @@ FAST_SWEEP = {"HOUSERULES_SWEEP_SECONDS": "0.1"}
 def loaded_rooms(server: ServerProcess) -> float:
     text = httpx.get(server.http + "/metrics", timeout=10).text
     return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("houserules_rooms{"))
-
-
-async def until(condition: object, what: str, timeout: float = 30.0) -> None:
-    """Wait for a condition the server reaches by itself (polled, with a generous deadline)."""
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.05)
 
 
 async def test_an_idle_room_leaves_memory_and_comes_back_mid_game(backend: Backend) -> None:
@@ -49,7 +40,7 @@ async def test_an_idle_room_leaves_memory_and_comes_back_mid_game(backend: Backe
         assert before is not None and before["outcome"] is None
         for client in players:
             await client.close()
-        await until(lambda: loaded_rooms(server) == 0, "the idle room left memory")
+        await until(lambda: loaded_rooms(server) == 0, "the idle room left memory", every=0.05)
         # Back on demand: the same game at the same version, and it goes on.
         again = [Client(server.ws, room, token) for token in tokens]
         for client in again:
@@ -124,7 +115,7 @@ async def test_abandoned_lobbies_and_finished_rooms_expire_with_their_logs(backe
             await client.close()
         for room in (lobby, finished):
             await until(lambda room=room: httpx.get(f"{server.http}/api/rooms/{room}").status_code == 404,
-                        f"room {room} expired")
+                        f"room {room} expired", every=0.05)
         engine = make_engine(backend.database_url())
         try:
             async with engine.connect() as conn:

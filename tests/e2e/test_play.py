@@ -13,6 +13,9 @@ from tests.e2e.leaks import check_no_early_secrets, check_no_leaks, fair_secrets
 from tests.games.palace.helpers import visible_cards
 from tests.support import ServerProcess
 
+# About 20 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(20)
+
 # Every preset, and every player count from 2 to 5 at least once (China Hand is for 2–4: P1).
 GAMES = [("hiina-turakas", 2), ("hiina-turakas", 5), ("china-hand", 4), ("palace", 3), ("palace", 5)]
 

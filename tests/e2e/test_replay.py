@@ -19,6 +19,9 @@ from tests.e2e.conftest import Backend
 from tests.e2e.test_tables import CASH, choose_holdem
 from tests.support import ServerProcess
 
+# About 20 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(20)
+
 TIMEOUT = 30.0
 
 
@@ -158,14 +161,14 @@ def hands_of(frames: list[dict[str, Any]]) -> set[int]:
 
 
 async def play_until(seated: list[Client], everyone: list[Client], rng: random.Random,
-                     done: Callable[[dict[str, Any]], bool]) -> None:
+                     done: Callable[[dict[str, Any]], bool], chooser: Any = choose_holdem) -> None:
     """Random Hold'em moves, one at a time, until the table's state is ``done``."""
     for _ in range(2000):
         state = seated[0].state
         assert state is not None and state["outcome"] is None
         if done(state):
             return
-        await play_moves(seated, everyone, rng, limit=1, chooser=choose_holdem)
+        await play_moves(seated, everyone, rng, limit=1, chooser=chooser)
     raise AssertionError("the table never got there")
 
 
@@ -177,6 +180,24 @@ def in_hand(number: int) -> Callable[[dict[str, Any]], bool]:
     return check
 
 
+async def holdem_table(server: ServerProcess, seats: int, options: dict[str, Any]
+                       ) -> tuple[str, list[str], list[Client], list[Client]]:
+    """A cash table of ``seats`` seats with Kati, P1 and P2 seated and one spectator, started:
+    its room, the three tokens, their sockets and the spectator's."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        body = {"game": "holdem", "name": "Kati", "seats": seats, "preset": "cash-nl-1-2", "options": options}
+        made = await http.post("/api/rooms", json=body)
+        assert made.status_code == 201, made.text
+        room, tokens = made.json()["room"], [made.json()["token"]]
+        for name in ("P1", "P2"):
+            tokens.append((await http.post(f"/api/rooms/{room}/join", json={"name": name})).json()["token"])
+    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    assert (await seated[0].host("start"))["type"] == "ack"
+    for client in seated + watchers:
+        await client.wait_state(lambda s: s["view"] is not None)
+    return room, tokens, seated, watchers
+
+
 async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
     backend: Backend, server: ServerProcess
 ) -> None:
@@ -184,19 +205,8 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
     it, to anyone; the hand in play never (a trimmed frame ends the replay: the table as the last
     hand left it). The names of an earlier game's seats come from its deal."""
     rng = random.Random(f"replay-holdem-{backend.name}")
-    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
-        body = {"game": "holdem", "name": "Kati", "seats": 4, "preset": "cash-nl-1-2",
-                "options": {**CASH, "max_hands": 5}}
-        made = await http.post("/api/rooms", json=body)
-        assert made.status_code == 201, made.text
-        room, tokens = made.json()["room"], [made.json()["token"]]
-        for name in ("P1", "P2"):
-            tokens.append((await http.post(f"/api/rooms/{room}/join", json={"name": name})).json()["token"])
-    seated, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    room, tokens, seated, watchers = await holdem_table(server, 4, {**CASH, "max_hands": 5})
     everyone = seated + watchers
-    assert (await seated[0].host("start"))["type"] == "ack"
-    for client in everyone:
-        await client.wait_state(lambda s: s["view"] is not None)
     url = f"/api/rooms/{room}/games/1/replay"
     async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
         # Nothing is over yet: the first hand is in play.
@@ -281,4 +291,43 @@ async def test_a_holdem_tables_finished_hands_replay_while_it_plays_on(
         second = await http.get(f"/api/rooms/{room}/games/2/replay")
         assert second.status_code == 409 and second.json()["code"] == "game_not_over"
     for client in (seated[0], seated[2], newcomer, *watchers):
+        await client.close()
+
+
+async def test_h7_a_hand_waiting_for_its_straddle_is_not_in_the_replay_of_the_table_in_play(
+    backend: Backend, server: ServerProcess
+) -> None:
+    """[H7] With the straddle offered, a hand posts its blinds and asks UTG before its cards are
+    shuffled: while it waits for that answer, and once its cards are dealt, the replay of the table
+    in play ends with the table as the hand before left it (a trimmed frame), nothing of the new
+    hand in it."""
+    rng = random.Random(f"replay-straddle-{backend.name}")
+    room, _, seated, watchers = await holdem_table(server, 3, {**CASH, "straddle": "utg"})
+    everyone = seated + watchers
+
+    def passive(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        # Nobody raises: nobody busts, and every hand is dealt to all three.
+        kinds = ("no_straddle", "check", "call", "show", "muck", "run_once", "fold")
+        return next(a for kind in kinds for a in legal if a["type"] == kind)
+
+    def asking(number: int) -> Callable[[dict[str, Any]], bool]:
+        def check(state: dict[str, Any]) -> bool:
+            hand = state["view"]["hand"]
+            return hand is not None and hand["number"] == number and hand["phase"] == "straddle"
+        return check
+
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        await play_until(seated, everyone, rng, asking(2), passive)
+        for when in ("asking", "dealt"):
+            spectator = await all_frames(http, room, 1)
+            frames = spectator["frames"]
+            assert spectator["in_play"] is True and hands_of(frames) == {1}, when
+            assert [(m["kind"], m["number"]) for m in spectator["marks"]] == [("start", None)], when
+            last = frames[-1]
+            assert last["view"]["hand"] is None and last["view"]["last_hand"]["hand"] == 1, when
+            assert not {"hand_started", "posted", "straddle", "no_straddle", "dealt"} & {
+                e["type"] for e in last["events"]}, when
+            if when == "asking":
+                await play_until(seated, everyone, rng, in_hand(2), passive)
+    for client in everyone:
         await client.close()

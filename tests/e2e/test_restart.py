@@ -8,11 +8,16 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from app.store import queries
 from app.store.db import make_engine
 from tests.e2e.client import Client, choose, make_room, play_moves, seat_clients
 from tests.e2e.conftest import Backend
 from tests.support import ServerProcess
+
+# About 40 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(40)
 
 
 async def _reconnect(clients: list[Client], server: ServerProcess) -> None:

@@ -13,16 +13,22 @@ from typing import Any
 
 import pytest
 
-from app.games import get
+from app.registry import get
 from app.store import queries
 from app.store.db import make_engine
 from tests.e2e.client import Client, choose
 from tests.e2e.test_bots import join, open_room
 from tests.e2e.test_standin_host import alone_to_act, room_after
+from tests.games.game_cases import cases_of, names
 from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
 
-GAMES = [("palace", "hiina-turakas"), ("holdem", "cash-nl-1-2"), ("thousand", "tuhat")]
+# About 90 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(90)
+
+# Every registered game whose room (its test folder's ``GameCases.room``) seats three or more: these
+# tests seat three people.
+GAMES = [(name, cases_of(name).room.preset) for name in names() if cases_of(name).room.seats >= 3]
 KATE = 2
 # Generous: the wait is the preset's own countdown, on a machine that may be busy.
 PATIENCE = 60.0

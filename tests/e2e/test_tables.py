@@ -28,6 +28,9 @@ from tests.games.thousand.test_properties import discourage
 from tests.games.thousand.test_properties import visible_cards as thousand_visible
 from tests.support import ServerProcess
 
+# About 20 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(20)
+
 CASH = {"max_hands": 8, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40, "straddle": "off"}
 
 
@@ -220,7 +223,13 @@ async def _reconnect(clients: list[Client], server: ServerProcess) -> None:
 @pytest.mark.parametrize("snapshot_every", ["4", "50"])
 async def test_sigkill_in_the_middle_of_a_holdem_hand(backend: Backend, snapshot_every: str) -> None:
     rng = random.Random(f"kill-{backend.name}-{snapshot_every}")
-    server = backend.server(HOUSERULES_SNAPSHOT_EVERY=snapshot_every).start()
+    # Fixed server seeds (a test-only setting): the same deals, so the same game, in every run.
+    # The server started after the kill has seeds of its own (none repeats one of the first's).
+    def seeded(run: str) -> dict[str, str]:
+        return {"HOUSERULES_SNAPSHOT_EVERY": snapshot_every, "HOUSERULES_ALLOW_TEST_SETTINGS": "1",
+                "HOUSERULES_TEST_FIXED_SEED": f"kill-{backend.name}-{snapshot_every}-{run}"}
+
+    server = backend.server(**seeded("first")).start()
     try:
         room, tokens = await make_room(server.http, 4, game="holdem", preset="cash-nl-1-2",
                                        options={**CASH, "max_hands": 12})
@@ -240,7 +249,7 @@ async def test_sigkill_in_the_middle_of_a_holdem_hand(backend: Backend, snapshot
         assert hand is not None and hand["phase"] == "bet" and hand["street"] != "preflop"
         before = {id(c): (c.version, c.state["view"], c.state["legal"]) for c in everyone}  # type: ignore[index]
         server.kill()
-        server = backend.server(HOUSERULES_SNAPSHOT_EVERY=snapshot_every).start()
+        server = backend.server(**seeded("after-the-kill")).start()
         await _reconnect(everyone, server)
         for client in everyone:
             assert client.state is not None

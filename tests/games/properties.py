@@ -8,7 +8,8 @@ checks at every step:
 
 - the game never stalls (someone can act until there is an outcome) and ends within ``max_moves``;
 - ``apply`` never changes its input, and a state survives a JSON round trip exactly;
-- an action outside ``legal_actions`` raises ``IllegalAction`` and changes nothing;
+- an action outside ``legal_actions`` raises ``IllegalAction`` (the refusal ``check`` returns) and
+  changes nothing; ``check`` accepts the legal moves played;
 - ``timeout_action`` (when given) is a legal action;
 - cards are conserved (and chips, for games that supply ``chips``);
 - no view and no event a seat may see holds a card that seat may not see;
@@ -219,10 +220,13 @@ def play_random_game(
             for probe in _illegal_probes(legal):
                 if probe in legal:
                     continue
+                refusal = game.check(state, seat, probe)
+                assert refusal is not None, f"check accepts the illegal action {probe}"
                 try:
                     game.apply(state, seat, probe)
-                except IllegalAction:
-                    pass
+                except IllegalAction as refused:
+                    # One legality hook: apply refuses with what check says.
+                    assert (refused.code, refused.message) == (refusal.code, refusal.message), probe
                 else:
                     raise AssertionError(f"illegal action {probe} was accepted")
                 assert _dump(game, state) == before, f"a refused action {probe} changed the state"
@@ -231,6 +235,7 @@ def play_random_game(
                 open_types = {a["type"] for a in game.table_actions(state, other)}
                 if other not in seats and legal and legal[0]["type"] not in open_types:
                     probe = case.concrete(legal[0], rng) if case.concrete else legal[0]
+                    assert game.check(state, other, probe) is not None, (other, probe)
                     with pytest.raises(IllegalAction):
                         game.apply(state, other, probe)
             assert _dump(game, state) == before
@@ -238,6 +243,8 @@ def play_random_game(
             if timeout is not None:
                 assert timeout in legal, f"timeout action {timeout} is not legal"
         action = choose(case, legal, rng)
+        if deep:
+            assert game.check(state, seat, action) is None, f"check refuses the legal action {action}"
         after, events = game.apply(state, seat, action)
         assert _dump(game, state) == before, "apply changed its input"
         if deep:

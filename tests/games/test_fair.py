@@ -15,11 +15,12 @@ import pytest
 
 from app.bots.arena import bot, concrete, play, random_player
 from app.games import fair
-from app.games import get as game_of
 from app.games.base import IllegalAction
 from app.games.cards import SeededRandom
 from app.games.palace import engine as palace_engine
 from app.games.thousand import deal as thousand_deal
+from app.registry import get as game_of
+from tests.games.game_cases import cases_of, names
 
 SEED = "11" * 32
 NONCE = "22" * 16
@@ -209,12 +210,17 @@ def test_a_reseed_keys_the_shuffles_made_after_it(name: str, first: str) -> None
     assert game.current_round(game.load(old)) is None  # a snapshot from before rounds loads
 
 
-@pytest.mark.parametrize("name", ["holdem", "thousand"])
+# The registered games that deal more than once and take the server action ``reseed``.
+RESEEDING = [name for name in names() if game_of(name).reseeds]
+
+
+@pytest.mark.parametrize("name", RESEEDING)
 @pytest.mark.parametrize("bad", [{"seed": "xy"}, {"seed": "A" * 64}, {"seed": "a" * 64, "fair": 3},
                                  {"seed": "a" * 64, "extra": 1}, {}])
 def test_a_malformed_reseed_is_refused(name: str, bad: dict[str, Any]) -> None:
     game = game_of(name)
-    state = game.new(game.sheet(), 3, seed=SEED)
+    case = cases_of(name).property_case()
+    state = game.new(case.sheet, case.players, seed=SEED)
     with pytest.raises(IllegalAction) as refused:
         game.apply(state, 0, {"type": fair.RESEED, **bad})
     assert refused.value.code == "bad_action"

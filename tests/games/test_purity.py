@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 GAMES = Path(__file__).resolve().parents[2] / "app" / "games"
 FORBIDDEN_ROOTS = {
     "fastapi", "starlette", "sqlalchemy", "alembic", "uvicorn", "websockets", "asyncio",
@@ -34,6 +36,25 @@ def test_games_import_only_games_and_libraries() -> None:
             assert root not in FORBIDDEN_ROOTS, f"{path.relative_to(GAMES)} imports {name}"
             if root == "app":
                 assert name.startswith("app.games"), f"{path.relative_to(GAMES)} imports {name}"
+
+
+# What each game's own package may import besides ``app.games``: its rules are pure.
+GAME_LIBRARIES: dict[str, set[str]] = {
+    "palace": {"__future__", "collections", "dataclasses", "itertools", "typing", "pydantic"},
+    "thousand": {"pydantic", *sys.stdlib_module_names},
+    "holdem": {"pydantic", "phevaluator", "__future__", "collections", "dataclasses", "functools", "hashlib",
+               "itertools", "typing"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAME_LIBRARIES))
+def test_each_game_imports_only_app_games_and_its_libraries(name: str) -> None:
+    files = sorted((GAMES / name).glob("*.py"))
+    assert files
+    for path in files:
+        for imported in imported_roots(path):
+            ok = imported.startswith("app.games") or imported.split(".")[0] in GAME_LIBRARIES[name]
+            assert ok, f"{name}/{path.name} imports {imported}"
 
 
 def test_games_package_imports_without_the_server() -> None:

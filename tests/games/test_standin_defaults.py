@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from app import games
+from app import registry
 
 
-@pytest.mark.parametrize("name", sorted(games.GAMES))
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_every_preset_stands_in_after_90_seconds(name: str) -> None:
-    game = games.get(name)
+    game = registry.get(name)
     assert game.presets
     for preset, sheet in game.presets.items():
         assert sheet.bot_takeover_seconds == 90, preset
@@ -20,6 +20,6 @@ def test_every_preset_stands_in_after_90_seconds(name: str) -> None:
     assert game.sheet({}).bot_takeover_seconds == 90
 
 
-@pytest.mark.parametrize("name", sorted(games.GAMES))
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_a_sheet_may_still_say_never(name: str) -> None:
-    assert games.get(name).sheet({"bot_takeover_seconds": 0}).bot_takeover_seconds == 0
+    assert registry.get(name).sheet({"bot_takeover_seconds": 0}).bot_takeover_seconds == 0

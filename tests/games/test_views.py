@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 import orjson
 import pytest
@@ -22,38 +22,18 @@ from app.games.holdem import HOLDEM
 from app.games.palace import PRESETS as PALACE_PRESETS
 from app.games.palace import game as PALACE
 from app.games.thousand import game as THOUSAND
-from tests.games.holdem import test_properties as holdem_props
-from tests.games.palace import test_properties as palace_props
+from tests.games.game_cases import cases_of, names
 from tests.games.properties import (
     PropertyCase,
     cards_in,
     check_views_share_nothing_private,
     random_states,
 )
-from tests.games.thousand import test_properties as thousand_props
 
-
-def palace_cases() -> Iterator[tuple[str, PropertyCase]]:
-    for name, sheet in PALACE_PRESETS.items():
-        for players in sorted({2, sheet.most_players}):
-            yield f"palace-{name}-{players}", palace_props.case(sheet, players)
-    for k, (sheet, players) in enumerate(palace_props.random_sheets(4, 7)):
-        yield f"palace-combo-{k}", palace_props.case(sheet, players)
-
-
-def holdem_cases() -> Iterator[tuple[str, PropertyCase]]:
-    for name in sorted(holdem_props.CASES):
-        yield f"holdem-{name}", holdem_props.property_case(name)
-
-
-def thousand_cases() -> Iterator[tuple[str, PropertyCase]]:
-    for name, sheet in thousand_props.SHEETS.items():
-        options: dict[str, Any] = dict(cast(dict[str, Any], sheet))
-        players = options.pop("players", 3)
-        yield f"thousand-{name}", thousand_props.case(players, **options)
-
-
-CASES = dict([*palace_cases(), *holdem_cases(), *thousand_cases()])
+# Each registered game's named cases (its test folder's cases.py: ``view_cases``).
+CASES: dict[str, PropertyCase] = {
+    label: case for name in names() for label, case in cases_of(name).views(name)
+}
 GAMES_PER_CASE = 2
 
 
@@ -69,7 +49,7 @@ def states(name: str) -> Iterator[Any]:
 
 
 def test_the_cases_cover_every_game() -> None:
-    assert {case.game.name for case in CASES.values()} == {"palace", "holdem", "thousand"}
+    assert {case.game.name for case in CASES.values()} == set(names())
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -116,7 +96,11 @@ def test_views_never_show_a_seat_another_seats_private_cards(name: str) -> None:
     assert private_seen > 0
 
 
-@pytest.mark.parametrize("name", ["palace-hiina-turakas-2", "holdem-cash-nl", "thousand-tuhat"])
+# The first case of each game.
+FIRST_CASES = list({case.game.name: label for label, case in reversed(CASES.items())}.values())
+
+
+@pytest.mark.parametrize("name", FIRST_CASES)
 def test_the_default_views_calls_view_per_seat(name: str) -> None:
     game = CASES[name].game
     for i, state in enumerate(states(name)):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.rooms import room as room_module
+from app.rooms import chat, core, host, membership, moves, pipeline
 from app.store.db import make_engine, upgrade
 from tests.rooms.helpers import Clock
 
@@ -22,7 +22,9 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """The room's clock, moved by the test (``Clock``): the room reads ``time.time()`` through it."""
+    """The room's clock, moved by the test (``Clock``): the room's modules read ``time.time()``
+    through it (the turn clock's moves and deadlines, the commit, joins, the sheet and chat)."""
     fake = Clock()
-    monkeypatch.setattr(room_module, "time", fake)
+    for module in (core, pipeline, moves, membership, host, chat):
+        monkeypatch.setattr(module, "time", fake)
     return fake

@@ -20,6 +20,7 @@ from app.store import queries
 from app.store.db import make_engine, upgrade
 from tests.rooms.helpers import Recorder, dealt_table, started_manager
 from tests.support import fresh_postgres, needs_postgres
+from tests.support import until as _wait_for
 
 
 async def _manager(engine: AsyncEngine, **settings: Any) -> RoomManager:
@@ -42,15 +43,6 @@ async def _moves(room: Room, subs: list[Recorder], count: int, rng: random.Rando
         before = room.version
         await room.act(subs[seat], f"x{before}-{i}", rng.choice(others), None)
         assert room.version == before + 1, subs[seat].messages[-1]
-
-
-async def _wait_for(check: Any, what: str) -> None:
-    """Until ``check()`` holds: each round lets the event loop run (another instance's NOTIFY)."""
-    for _ in range(2000):
-        if check():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def test_rebuild_from_snapshot_and_log_is_the_same_state(engine: AsyncEngine) -> None:
@@ -292,7 +284,7 @@ async def test_one_owner_per_room_and_a_stale_owners_write_is_refused() -> None:
         # in the room, takes the room over under a new epoch.
         async with engines[0].begin() as conn:
             await conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE id = :id"), {"id": room_a.id})
-        await second.tend_leases()
+        await second.cluster.tend_leases()
         await _wait_for(lambda: room_b.epoch is not None, "the take-over")
         assert room_b.epoch > (room_a.epoch or 0)
         # The stale owner still thinks it owns the room: its write is refused, nothing is stored.

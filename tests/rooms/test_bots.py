@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import app.bots
+from app.rooms.manager import RoomManager
 from app.store import queries
 from tests.rooms.helpers import Recorder, started_manager
+from tests.support import until
 
 
-async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
-    # The deadline only turns a hang into a failure; the condition is the event waited for.
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.005)
-
-
-async def practice_room(engine: AsyncEngine) -> tuple[Any, Recorder]:
+async def practice_room(engine: AsyncEngine) -> tuple[Any, Recorder, RoomManager]:
     manager = await started_manager(engine, bot_delay_min=0, bot_delay_max=0)
     made = await manager.create_room("palace", name="Kati", seats=2, preset="hiina-turakas")
     room = await manager.get(made["room"])
     host = Recorder()
     await room.attach(host, made["token"], None)
-    return room, host
+    return room, host, manager
 
 
 async def test_a_bot_is_handed_its_seats_view_and_legal_moves_only(
@@ -40,15 +31,16 @@ async def test_a_bot_is_handed_its_seats_view_and_legal_moves_only(
     room_box: list[Any] = []
     others: list[set[str]] = []
 
-    def recording(game_name: str, view: Any, legal: Any, rng: Any, level: str = "good") -> Any:
+    def recording(game_name: str, view: Any, legal: Any, rng: Any, level: str = "good",
+                  memory: Any = ()) -> Any:
         room = room_box[0]
         handed.append((view, room.game.view(room.state, 1), room.game.legal_actions(room.state, 1)))
         others.append(set(room.game.view(room.state, 0)["hand"]))
         assert list(legal) == handed[-1][2]
-        return real(game_name, view, legal, rng, level)
+        return real(game_name, view, legal, rng, level, memory)
 
     monkeypatch.setattr(app.bots, "choose", recording)
-    room, host = await practice_room(engine)
+    room, host, manager = await practice_room(engine)
     room_box.append(room)
     await room.host(host, "b1", "add_bot", {"seat": 1})
     assert host.last("ack")["id"] == "b1"
@@ -60,7 +52,7 @@ async def test_a_bot_is_handed_its_seats_view_and_legal_moves_only(
         assert view == expected and view["you"] == 1
         assert not host_hand & set(str(card) for card in view["hand"])  # none of the host's cards
         assert view["players"][0]["known_hand"] == []
-    await room.manager.stop()
+    await manager.stop()
 
 
 async def test_a_bot_that_fails_makes_the_games_default_move(
@@ -70,11 +62,11 @@ async def test_a_bot_that_fails_makes_the_games_default_move(
         raise RuntimeError("a bug in a bot")
 
     monkeypatch.setattr(app.bots, "choose", broken)
-    room, host = await practice_room(engine)
+    room, host, manager = await practice_room(engine)
     await room.host(host, "b1", "add_bot", {"seat": 1})
     # The swap phase: the bot's seat gets the game's default move (ready) instead of stalling.
     await until(lambda: room.state is not None and room.game.view(room.state, None)["players"][1]["ready"])
-    log = await queries.log_since(room.manager.engine, room.id, 0, limit=1000)
+    log = await queries.log_since(room.engine, room.id, 0, limit=1000)
     bot_moves = [e for e in log if e.kind == "bot"]
     assert bot_moves and bot_moves[0].seat == 1 and bot_moves[0].action == {"type": "ready"}
-    await room.manager.stop()
+    await manager.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app import games
+from app import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ["app/rooms", "app/store", "app/web/api.py", "app/web/ws.py", "app/web/schemas.py", "app/main.py",
@@ -13,7 +13,7 @@ SERVER = ["app/rooms", "app/store", "app/web/api.py", "app/web/ws.py", "app/web/
 
 
 def test_no_game_is_named_outside_app_games() -> None:
-    names = sorted(games.GAMES)
+    names = sorted(registry.GAMES)
     assert names, "no game is registered"
     pattern = re.compile("|".join(re.escape(n) for n in names) + r"|app\.games\.\w+\.", re.IGNORECASE)
     for part in SERVER:

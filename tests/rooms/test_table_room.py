@@ -1,12 +1,14 @@
 """What the room adds for the table pages: an optional decision never stalls the table (its own short
 timer, even with no turn timer), the finished games' results for the room's tally (kept in the log,
-so they survive a restart), the hand history under the players' names, and event types that no
-event data can replace."""
+so they survive a restart), the hand history under the players' names (written off the event loop),
+and event types that no event data can replace."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.rooms.manager import RoomManager
@@ -126,7 +128,7 @@ async def test_the_hand_history_names_the_players(engine: AsyncEngine, clock: Cl
     room, subs, _ = await dealt_table(manager, "holdem", "cash-nl-1-2", players=2)
     (seat,) = room.game.to_act(room.state)
     await _act(room, subs, seat, {"type": "fold"})
-    name, text = room.history(None)
+    name, text = await room.history(None)
     assert name.endswith(".phhs")
     # Players in the hand's order (PHH), each by the name of the member in that seat.
     assert "players = ['P1', 'Kati']" in text or "players = ['Kati', 'P1']" in text
@@ -150,3 +152,26 @@ async def test_the_thousand_deal_score_keeps_its_event_type(engine: AsyncEngine,
               for e in m["events"] if e["type"] == "deal_scored"]
     assert scored, "no deal was scored"
     assert scored[0]["contract"] >= 100 and len(scored[0]["points"]) == 3
+
+
+async def test_the_hand_history_is_written_off_the_event_loop(
+        engine: AsyncEngine, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long table's record is a walk over every hand of the game: it runs in a worker thread, so
+    one download never holds up the moves of every room on the event loop."""
+    manager: RoomManager = await started_manager(engine)
+    room, subs, _ = await dealt_table(manager, "holdem", "cash-nl-1-2", players=2)
+    (seat,) = room.game.to_act(room.state)
+    await _act(room, subs, seat, {"type": "fold"})
+    writers: list[int] = []
+    game_class = type(room.game)
+    original = game_class.history
+
+    def recording(self: Any, *args: Any) -> Any:
+        writers.append(threading.get_ident())
+        return original(self, *args)
+
+    monkeypatch.setattr(game_class, "history", recording)
+    name, _ = await room.history(None)
+    assert name.endswith(".phhs")
+    assert writers and threading.get_ident() not in writers
+    await manager.stop()

@@ -15,7 +15,7 @@ from app.store.db import make_engine, upgrade
 from app.store.models import Base
 from tests.support import fresh_postgres, needs_postgres
 
-TABLES = {"alembic_version", "chat", "log", "members", "rooms", "sheets", "snapshots"}
+TABLES = {"alembic_version", "chat", "log", "members", "rooms", "server_keys", "sheets", "snapshots"}
 
 
 def _diff(connection: Connection) -> list[Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from typing import Any
 
 import httpx
@@ -181,15 +181,6 @@ def test_without_the_offer_frames_go_through_asgi() -> None:
 
     conn = Connection(Plain(), Settings())  # type: ignore[arg-type]
     assert conn.outbox is None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("frames")).start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
 
 
 def _counter(server: ServerProcess, name: str) -> float:

@@ -1,5 +1,5 @@
 """Origin and Host with and without HOUSERULES_PUBLIC_ORIGIN, trusted proxies for client addresses,
-the app's own WebSocket settings under another launcher, and the start-up line."""
+uvicorn's own factory launcher refused, and the start-up line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import base64
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import httpx
 import pytest
 import websockets
 
+from app.main import REFUSED_FACTORY
 from tests.e2e.client import Client, make_room
 from tests.support import LIFTED_LIMITS, ROOT, ServerProcess, free_port
 
@@ -119,39 +119,19 @@ async def test_python_m_app_declines_compression_and_says_where_it_listens(lan: 
     assert "event loop uvloop, HTTP parser httptools, WebSocket websockets-sansio" in log
 
 
-async def test_another_launcher_gets_the_apps_websocket_settings(tmp_path: Path) -> None:
-    """``uvicorn --factory app.main:create_app``: uvicorn would offer per-message deflate and 16 MiB
-    frames; the app turns both to its own settings."""
-    port = free_port()
+def test_uvicorn_factory_is_refused_with_the_way_to_start(tmp_path: Path) -> None:
+    """``uvicorn --factory app.main:create_app`` would serve with uvicorn's own protocols and options
+    (per-message deflate, 16 MiB frames, none of the transport's limits): the app refuses to start
+    under it and says how to start instead."""
     env = {**os.environ, **LIFTED_LIMITS, "HOUSERULES_DATA_DIR": str(tmp_path / "data"),
            "PYTHONPATH": str(ROOT)}
     env.pop("DATABASE_URL", None)
-    log = tmp_path / "uvicorn.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app",
-                                 "--host", "127.0.0.1", "--port", str(port)],
-                                cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, log.read_text()
-            await asyncio.sleep(0.05)
-        room, tokens = await make_room(f"http://127.0.0.1:{port}", 2)
-        await _no_deflate(f"ws://127.0.0.1:{port}/ws/{room}")
-        client = Client(f"ws://127.0.0.1:{port}", room, tokens[0])
-        await client.connect()
-        await client.send({"type": "chat", "id": "big", "text": "a" * 17_000})
-        assert await client.wait_closed() == 1009
-        assert f"Houserules listening on http://127.0.0.1:{port}" in log.read_text()
-        # uvicorn's own loop and parser with its standard extras installed; the app's WebSocket
-        # protocol (``app.web.launch``).
-        assert "event loop uvloop, HTTP parser httptools, WebSocket websockets-sansio" in log.read_text()
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    for factory in (["--factory"], []):  # uvicorn also calls a factory it was not told about
+        result = subprocess.run([sys.executable, "-m", "uvicorn", *factory, "app.main:create_app",
+                                 "--host", "127.0.0.1", "--port", str(free_port())],
+                                cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+                                check=False)
+        assert result.returncode != 0, result.stdout + result.stderr
+        assert REFUSED_FACTORY in result.stderr, result.stderr
+        assert "Uvicorn running" not in result.stdout + result.stderr
+    assert "python -m app" in REFUSED_FACTORY and "uvicorn_options" in REFUSED_FACTORY

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.e2e.client import Client, make_room, seat_clients
+from tests.games.game_cases import names
 from tests.support import ServerProcess, post
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("api")).start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
 
 
 def test_games_list_presets_schema_and_player_range(server: ServerProcess) -> None:
@@ -30,7 +21,7 @@ def test_games_list_presets_schema_and_player_range(server: ServerProcess) -> No
     assert set(palace["titles"]) == {"en", "et", "fi"}
 
 
-@pytest.mark.parametrize("game", ["palace", "holdem", "thousand"])
+@pytest.mark.parametrize("game", names())
 def test_games_player_range_agrees_with_the_sheets(server: ServerProcess, game: str) -> None:
     """/api/games spans every sheet the game accepts, and each preset's own range is the one its
     rooms are checked against."""
@@ -43,7 +34,7 @@ def test_games_player_range_agrees_with_the_sheets(server: ServerProcess, game: 
             answer = post(server, "/api/rooms", {"game": game, "name": "K", "seats": seats, "preset": preset})
             assert (answer.status_code == 201) is fits, (preset, seats, answer.text)
     # The extremes are reachable with some sheet, and nothing beyond them.
-    option = {"palace": "most_players", "holdem": "seats", "thousand": "players"}[game]
+    option = info["schema"]["x-seats"]["option"]  # the sheet's own player count (its form layout)
     widest = {option: high}
     made = post(server, "/api/rooms", {"game": game, "name": "K", "seats": high, "options": widest})
     assert made.status_code == 201, made.text

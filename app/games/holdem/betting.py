@@ -1,7 +1,8 @@
 """Betting (H11, H15–H17): what the seat to act may do, and a betting move's effect on the hand.
 
-A move here (``fold``, ``check``, ``call``, ``raise_to``) changes the stacks and the hand and
-records the move; whose turn is next, and the end of a round, belong to ``engine.apply_bet``.
+``refusal`` is the legality of a betting move; a move here (``fold``, ``check``, ``call``,
+``raise_to``) takes one that passed, changes the stacks and the hand and records it; whose turn
+is next, and the end of a round, belong to ``engine.apply_bet``.
 """
 
 from __future__ import annotations
@@ -113,12 +114,51 @@ def legal_bets(s: State, h: Hand, seat: int) -> list[Action]:
     return actions
 
 
-def fold(h: Hand, seat: int, action: Mapping[str, Any], to_call: int, events: list[Event]) -> None:
-    if len(action) > 1:
-        check_keys(action, ())
-    if to_call == 0:
-        raise IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
-    folded = list(h.folded)  # shared with the previous state (Hand.clone)
+def refusal(
+    s: State, h: Hand, seat: int, action: Mapping[str, Any], o: dict[str, Any]
+) -> IllegalAction | None:
+    """Why the betting move ``action`` of the seat to act is not legal now (H15–H17), or ``None``;
+    ``o`` is ``betting_options`` of the state. The moves below (``fold``, ``check``, ``call``,
+    ``raise_to``) take only a move that passed."""
+    kind = action["type"]
+    to_call = o["to_call"]
+    try:
+        if kind == "fold":
+            if len(action) > 1:
+                check_keys(action, ())
+            if to_call == 0:
+                return IllegalAction("cannot_fold", "Nothing to call: check instead of folding.")
+        elif kind == "check":
+            if len(action) > 1:
+                check_keys(action, ())
+            if to_call > 0:
+                return IllegalAction("cannot_check", "There are {chips} chips to call; fold, call or raise.",
+                                     chips=to_call)
+        elif kind == "call" or (kind == "all_in" and s.stacks[seat] <= to_call):
+            # A call, or an all-in that calls for less or exactly the amount to call.
+            stack = s.stacks[seat]
+            if kind == "call":
+                if len(action) > 1:
+                    check_keys(action, ("amount",))
+                pay = to_call if to_call < stack else stack
+                if "amount" in action and amount(action, "amount") != pay:
+                    return IllegalAction("bad_amount", "The call is {pay}.", pay=pay)
+            else:
+                check_keys(action, ("to",))
+                top = h.bets[seat] + stack
+                if "to" in action and amount(action, "to") != top:
+                    return IllegalAction("bad_amount", "All-in is a total of {top} this round.", top=top)
+            if to_call == 0:
+                return IllegalAction("nothing_to_call", "There is nothing to call; check or bet.")
+        else:
+            _raise_refusal(s, h, seat, action, o)
+    except IllegalAction as refused:
+        return refused
+    return None
+
+
+def fold(h: Hand, seat: int, events: list[Event]) -> None:
+    folded = list(h.folded)  # shared with the previous state (Hand.copy)
     folded[seat] = True
     h.folded = folded
     h.pending[seat] = False
@@ -126,33 +166,17 @@ def fold(h: Hand, seat: int, action: Mapping[str, Any], to_call: int, events: li
     events.append(event("fold", {"seat": seat}))
 
 
-def check(h: Hand, seat: int, action: Mapping[str, Any], to_call: int, events: list[Event]) -> None:
-    if len(action) > 1:
-        check_keys(action, ())
-    if to_call > 0:
-        raise IllegalAction("cannot_check", f"There are {to_call} chips to call; fold, call or raise.")
+def check(h: Hand, seat: int, events: list[Event]) -> None:
     h.pending[seat] = False
     h.acted[seat] = h.current
     h.actions.append(_CHECK_CALL[seat])
     events.append(event("check", {"seat": seat}))
 
 
-def call(s: State, h: Hand, seat: int, action: Mapping[str, Any], to_call: int, events: list[Event]) -> None:
+def call(s: State, h: Hand, seat: int, to_call: int, events: list[Event]) -> None:
     """A call, or an all-in that calls for less or exactly the amount to call."""
     stack = s.stacks[seat]
     pay = to_call if to_call < stack else stack
-    if action["type"] == "call":
-        if len(action) > 1:
-            check_keys(action, ("amount",))
-        if "amount" in action and amount(action, "amount") != pay:
-            raise IllegalAction("bad_amount", f"The call is {pay}.")
-    else:
-        check_keys(action, ("to",))
-        top = h.bets[seat] + stack
-        if "to" in action and amount(action, "to") != top:
-            raise IllegalAction("bad_amount", f"All-in is a total of {top} this round.")
-    if to_call == 0:
-        raise IllegalAction("nothing_to_call", "There is nothing to call; check or bet.")
     s.stacks[seat] -= pay
     h.bets[seat] += pay
     h.committed[seat] += pay
@@ -162,25 +186,37 @@ def call(s: State, h: Hand, seat: int, action: Mapping[str, Any], to_call: int, 
     events.append(event("call", {"seat": seat, "amount": pay, "all_in": s.stacks[seat] == 0}))
 
 
-def raise_target(s: State, h: Hand, seat: int, action: Mapping[str, Any], o: dict[str, Any]) -> int:
-    """The total a bet, raise or raising all-in puts in this round, checked against ``o``."""
+# The sentences of a bet's or a raise's refusals, one per kind (catalogue ids).
+NEEDS_TO = {"bet": "A bet needs 'to', the total you put in this round.",
+            "raise": "A raise needs 'to', the total you put in this round."}
+SMALLEST = {"bet": "The smallest bet is to {min}.", "raise": "The smallest raise is to {min}."}
+LARGEST = {"bet": "The largest bet is to {max}.", "raise": "The largest raise is to {max}."}
+
+
+def raise_target(s: State, h: Hand, seat: int, action: Mapping[str, Any]) -> int:
+    """The total a bet, raise or raising all-in that passed ``refusal`` puts in this round."""
+    return h.bets[seat] + s.stacks[seat] if action["type"] == "all_in" else int(action["to"])
+
+
+def _raise_refusal(s: State, h: Hand, seat: int, action: Mapping[str, Any], o: dict[str, Any]) -> None:
+    """A bet, raise or raising all-in checked against ``o`` (raises the refusal)."""
     kind = action["type"]
     top = h.bets[seat] + s.stacks[seat]
     check_keys(action, ("to",))
     if kind == "all_in":
         if "to" in action and amount(action, "to") != top:
-            raise IllegalAction("bad_amount", f"All-in is a total of {top} this round.")
+            raise IllegalAction("bad_amount", "All-in is a total of {top} this round.", top=top)
         if not o["can_raise"] or o["max"] != top:
             raise IllegalAction(
                 "raise_closed" if not o["can_raise"] else "above_maximum", "You may not raise all-in now."
             )
-        return top
+        return
     if kind == "bet" and h.current > 0:
         raise IllegalAction("bet_not_allowed", "There is already a bet: raise instead.")
     if kind == "raise" and h.current == 0:
         raise IllegalAction("raise_not_allowed", "Nobody has bet: bet instead.")
     if "to" not in action:
-        raise IllegalAction("bad_amount", f"A {kind} needs 'to', the total you put in this round.")
+        raise IllegalAction("bad_amount", NEEDS_TO[kind])
     to = amount(action, "to")
     if not o["can_raise"]:
         raise IllegalAction(
@@ -190,12 +226,11 @@ def raise_target(s: State, h: Hand, seat: int, action: Mapping[str, Any], o: dic
             else "Raising is closed to you: the short all-in did not reopen the betting.",
         )
     if to > top:
-        raise IllegalAction("above_stack", f"You have only {top} in all this round (table stakes).")
+        raise IllegalAction("above_stack", "You have only {top} in all this round (table stakes).", top=top)
     if to < o["min"]:
-        raise IllegalAction("below_minimum", f"The smallest {kind} is to {o['min']}.")
+        raise IllegalAction("below_minimum", SMALLEST[kind], min=o["min"])
     if to > o["max"]:
-        raise IllegalAction("above_maximum", f"The largest {kind} is to {o['max']}.")
-    return to
+        raise IllegalAction("above_maximum", LARGEST[kind], max=o["max"])
 
 
 def raise_to(s: State, h: Hand, seat: int, to: int, events: list[Event]) -> None:

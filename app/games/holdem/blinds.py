@@ -8,12 +8,10 @@ repeats the big blind when players bust or leave; heads-up the button posts the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from app.games.base import Event, IllegalAction
-from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, amount, current_level, event, next_of
+from app.games.base import Event
+from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, current_level, event, next_of
 from app.games.holdem.rules import Level
 from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
@@ -181,11 +179,9 @@ def offer_straddle(s: State, h: Hand, at: Positions) -> bool:
     return False
 
 
-def straddle(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+def straddle(s: State, h: Hand, seat: int, events: list[Event]) -> None:
     """H7: the straddle of 2 × BB acts as the big blind: the next raise is at least to 2 × it."""
     chips = 2 * current_level(s).big_blind
-    if "amount" in action and amount(action, "amount") != chips:
-        raise IllegalAction("bad_amount", f"The straddle is {chips}.")
     post(s, h, seat, chips, "straddle", events)
     h.straddler = seat
     h.current = chips
@@ -203,7 +199,7 @@ def post(s: State, h: Hand, seat: int, amount: int, kind: str, events: list[Even
         h.antes[seat] += paid
     else:
         h.bets[seat] += paid
-        posted = list(h.posted)  # shared with the previous state (Hand.clone)
+        posted = list(h.posted)  # shared with the previous state (Hand.copy)
         posted[seat] += paid
         h.posted = posted
     data = {"seat": seat, "kind": kind, "amount": paid, "all_in": s.stacks[seat] == 0}
@@ -218,8 +214,12 @@ def deal_holes(s: State, h: Hand, events: list[Event]) -> None:
     h.pos = pos + 2 * count
     events.append(event("dealt", {"seats": list(players)}))
     actions = h.actions
-    for k, seat in enumerate(players, pos):
-        a, b = deck[k], deck[k + count]
+    # H10 heads-up: "jagab diiler alates SB-st päripäeva": the small blind (the button) gets the
+    # first card; the history keeps the seats' usual order (PHH gives cards by seat, not by deck).
+    first = 1 if count == 2 and s.sheet.heads_up_deal == "small_blind_first" else 0
+    for k, seat in enumerate(players):
+        at = pos + (k + first) % count
+        a, b = deck[at], deck[at + count]
         holes[seat] = [a, b]
         events.append(event("hole_cards", {"seat": seat, "cards": [a, b]}, (seat,)))
         actions.append(f"d dh s{seat} {a}{b}")

@@ -64,9 +64,9 @@ def amount(action: Mapping[str, Any], key: str) -> int:
     """A whole, non-negative number of chips from ``action[key]``."""
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction("bad_amount", f"'{key}' must be a whole number of chips.")
+        raise IllegalAction("bad_amount", "'{field}' must be a whole number of chips.", field=key)
     if value < 0:
-        raise IllegalAction("bad_amount", f"'{key}' may not be negative.")
+        raise IllegalAction("bad_amount", "'{field}' may not be negative.", field=key)
     return value
 
 
@@ -74,4 +74,5 @@ def check_keys(action: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     """Refuse an action carrying fields its type does not have."""
     extra = [k for k in action if k != "type" and k not in allowed]
     if extra:
-        raise IllegalAction("bad_action", f"Unexpected field {str(extra[0])[:20]!r} in this action.")
+        raise IllegalAction("bad_action", "Unexpected field '{field}' in this action.",
+                            field=str(extra[0])[:20])

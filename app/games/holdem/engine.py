@@ -2,9 +2,10 @@
 
 Dealing order (what a fixed ``deck`` means, top first): two rounds of hole cards, one card at a
 time, starting with the first player dealt in left of the button (the small blind, H10; heads-up
-the big blind, as the button deals to the other player first), then burn, flop (3), burn, turn,
-burn, river (H12–H14). A second run (run it twice) continues from the deck the same way. A deck
-may be given partly; the missing cards follow in the order of ``cards.deck()``.
+the button, who is the small blind: "jagab diiler alates SB-st"; with ``heads_up_deal =
+big_blind_first`` the big blind, the button dealing to the other player first), then burn, flop
+(3), burn, turn, burn, river (H12–H14). A second run (run it twice) continues from the deck the
+same way. A deck may be given partly; the missing cards follow in the order of ``cards.deck()``.
 
 Every hand of a table takes its shuffle from the one seed: hand ``n`` is shuffled by
 ``SeededRandom(seed, f"hand-{n}")``; fixed decks, when given, replace the first hands' shuffles.
@@ -33,7 +34,6 @@ from app.games.holdem.common import (
     SEAT_KEY,
     STREETS,
     TABLE_ACTIONS,
-    check_keys,
     current_level,
     event,
 )
@@ -88,9 +88,8 @@ def new_table(
     occupied = [i < players for i in range(n)]
     chips = [stack if o else 0 for o in occupied]
     if stacks is not None:
-        if len(stacks) != players or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in stacks
-        ):
+        # One pass in C: every stack a plain int (not a bool) and positive.
+        if len(stacks) != players or set(map(type, stacks)) != {int} or min(stacks) <= 0:
             raise IllegalAction("bad_stacks", "Give one positive whole stack per player.")
         chips[:players] = stacks
     state = State(
@@ -183,21 +182,19 @@ def advance(s: State, h: Hand, after: int, events: list[Event]) -> None:
     close_round(s, h, events)
 
 
-def apply_bet(
-    s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event], o: dict[str, Any]
-) -> None:
-    """A betting move (``o`` is ``betting_options`` of the state before it), then the next seat
-    to act or the end of the round (H15)."""
+def apply_bet(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
+    """A betting move that passed ``betting.refusal``, then the next seat to act or the end of the
+    round (H15)."""
     kind = action["type"]
     to_call = h.current - h.bets[seat] if h.current > h.bets[seat] else 0
     if kind == "fold":
-        betting.fold(h, seat, action, to_call, events)
+        betting.fold(h, seat, events)
     elif kind == "check":
-        betting.check(h, seat, action, to_call, events)
+        betting.check(h, seat, events)
     elif kind == "call" or (kind == "all_in" and s.stacks[seat] <= to_call):
-        betting.call(s, h, seat, action, to_call, events)
+        betting.call(s, h, seat, to_call, events)
     else:
-        betting.raise_to(s, h, seat, betting.raise_target(s, h, seat, action, o), events)
+        betting.raise_to(s, h, seat, betting.raise_target(s, h, seat, action), events)
     advance(s, h, seat, events)
 
 
@@ -209,9 +206,10 @@ def close_round(s: State, h: Hand, events: list[Event]) -> None:
     live = [x for x in h.players if not h.folded[x]]
     able = [x for x in live if s.stacks[x] > 0]
     if h.street == 3:
-        if len(able) < len(live):
+        if len(able) < len(live) and showdown.all_in_tabled(s):
             # H19, TDA Rule 16: a player is all-in and all betting is complete: every hand is
-            # turned face up, the river's called all-in included; nobody mucks.
+            # turned face up, the river's called all-in included; nobody mucks (in tournaments,
+            # or everywhere with ``all_in_tabled = always``).
             showdown.table_all(h, events)
         won = showdown.showdown(s, h, events)
         if won is not None:
@@ -227,8 +225,10 @@ def close_round(s: State, h: Hand, events: list[Event]) -> None:
         h.aggressor = -1
         open_round(s, h, events)
         return
-    # H19: all-in with no betting left: every hand is turned up at once.
-    showdown.table_all(h, events)
+    # H19: all-in with no betting left: every hand is turned up at once "turniiridel" (in
+    # tournaments); at a cash table the hands wait for the showdown, where a loser may muck.
+    if showdown.all_in_tabled(s):
+        showdown.table_all(h, events)
     if s.sheet.run_it_twice == "ask" and h.street < 3:
         h.phase = "run_twice"
         h.actor = -1
@@ -238,7 +238,7 @@ def close_round(s: State, h: Hand, events: list[Event]) -> None:
 
 
 def next_street(s: State, h: Hand, run: int, events: list[Event]) -> None:
-    # Lists shared with the previous state (see Hand.clone) are replaced, never changed.
+    # Lists shared with the previous state (see Hand.copy) are replaced, never changed.
     board = h.board if run == 1 else h.board2
     count = 3 if len(board) == 0 else 1
     h.burns = [*h.burns, h.deck[h.pos]]
@@ -271,9 +271,8 @@ def run_out(s: State, h: Hand, events: list[Event], twice: bool = False) -> None
 
 def straddle(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     """H7: UTG straddles (2 × BB, acting as the big blind) or not; then the cards are dealt."""
-    check_keys(action, ("amount",))
     if action["type"] == "straddle":
-        blinds.straddle(s, h, seat, action, events)
+        blinds.straddle(s, h, seat, events)
     else:
         events.append(event("no_straddle", {"seat": seat}))
     blinds.deal_holes(s, h, events)
@@ -282,7 +281,6 @@ def straddle(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: li
 
 def vote_run_twice(s: State, h: Hand, seat: int, action: Mapping[str, Any], events: list[Event]) -> None:
     """Run it twice: every player left votes; the board runs twice only if all agree."""
-    check_keys(action, ())
     twice = action["type"] == "run_twice"
     h.votes = list(h.votes)
     h.votes[seat] = 1 if twice else 0

@@ -19,23 +19,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Event, Game, IllegalAction, Outcome, require_type
+from app.games.base import Event, Game, IllegalAction, Outcome, freeze, require_type
 from app.games.cards import new_seed
 from app.games.fair import RESEED, Shuffle, parse_reseed
-from app.games.holdem import engine, phh
-from app.games.holdem.common import FULL_DECK, check_keys
+from app.games.form_layout import GameLayout
+from app.games.holdem import engine, phh, table
+from app.games.holdem.betting import refusal as betting_refusal
+from app.games.holdem.common import FULL_DECK, amount, check_keys
 from app.games.holdem.engine import (
     BETTING_ACTIONS,
     HAND_ACTIONS,
     TABLE_ACTIONS,
     apply_bet,
     apply_table,
+    betting_options,
     current_level,
     legal_bets,
 )
+from app.games.holdem.layout import LAYOUT
 from app.games.holdem.rules import PRESETS
 from app.games.holdem.rules import RuleSheet as HoldemSheet
-from app.games.holdem.state import FrozenState, Hand, State, dump_state, finished, load_state
+from app.games.holdem.state import FrozenState, Hand, State, dump_state, load_state
 from app.games.holdem.view import between_hands_view, table_view, table_views
 
 Action = dict[str, Any]
@@ -43,6 +47,13 @@ Action = dict[str, Any]
 ALL_ACTIONS = frozenset((*HAND_ACTIONS, *TABLE_ACTIONS))
 _TABLE = frozenset(TABLE_ACTIONS)
 _BETTING = frozenset(BETTING_ACTIONS)
+# The moves of a hand's decisions other than bets, by phase: ``legal_actions`` keeps those ``check``
+# accepts (the straddle's amount depends on the level, so it is made each time).
+DECISIONS: dict[str, list[Action]] = {
+    "run_twice": [{"type": "run_twice"}, {"type": "run_once"}],
+    "showdown": [{"type": "show"}, {"type": "muck"}],
+    "show": [{"type": "show"}, {"type": "muck"}],
+}
 PHASE_OF = {
     **dict.fromkeys(BETTING_ACTIONS, "bet"),
     "straddle": "straddle",
@@ -61,6 +72,10 @@ class Holdem(Game[State, HoldemSheet]):
     }
     RuleSheet = HoldemSheet
     presets = PRESETS
+    rule_letter: ClassVar[str] = "H"
+    form_layout: ClassVar[GameLayout | None] = LAYOUT
+    bot: ClassVar[str | None] = "app.bots.holdem"
+    deal_starts: ClassVar[frozenset[str]] = frozenset({"hand_started"})
     # The engine reads no clock: only the room server tells it the time. Closing a table is the host's.
     server_actions: ClassVar[frozenset[str]] = frozenset({"clock", RESEED})
     reseeds: ClassVar[bool] = True
@@ -96,7 +111,7 @@ class Holdem(Game[State, HoldemSheet]):
             button,
             list(stacks) if stacks is not None else None,
         )
-        return finished(state)
+        return freeze(state, FrozenState)
 
     # -- moves -------------------------------------------------------------------------------------
 
@@ -107,23 +122,14 @@ class Holdem(Game[State, HoldemSheet]):
         if h is None:
             return self._waiting_actions(state, seat)
         if h.phase == "bet":
+            # The bets, a bet or raise as its range: ``betting_options``, which ``check`` reads too.
             return legal_bets(state, h, seat) if seat == h.actor else []
         if h.phase == "straddle":
-            if seat != h.actor:
-                return []
-            return [
-                {"type": "straddle", "amount": 2 * current_level(state).big_blind},
-                {"type": "no_straddle"},
-            ]
-        if h.phase == "run_twice":
-            return [{"type": "run_twice"}, {"type": "run_once"}] if h.votes[seat] == -1 else []
-        if h.phase == "showdown":
-            if seat != h.actor:
-                return []
-            return [{"type": "show"}] + ([] if engine.must_show(h, seat) else [{"type": "muck"}])
-        if h.phase == "show":
-            return [{"type": "show"}, {"type": "muck"}] if seat in h.order else []
-        return []
+            straddle: Action = {"type": "straddle", "amount": 2 * current_level(state).big_blind}
+            candidates = [straddle, {"type": "no_straddle"}]
+        else:
+            candidates = DECISIONS.get(h.phase, [])
+        return [dict(a) for a in candidates if self.check(state, seat, a) is None]
 
     def _waiting_actions(self, state: State, seat: int) -> list[Action]:
         """While no hand can be dealt: what would let the table go on (rebuy, sit in)."""
@@ -227,61 +233,63 @@ class Holdem(Game[State, HoldemSheet]):
             return {"type": "muck"}
         return {"type": "muck"}
 
-    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        kind = action.get("type") if isinstance(action, dict) else None
+    def check(self, state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+        """The one legality check (``Game.check``): the type and the seat, then a table move's
+        own rules (``table_refusal``), or a hand move's: the turn, then its rules (betting:
+        ``betting.refusal``, H15–H17; a straddle's amount, H7; a muck only where allowed, H19)."""
+        kind: Any = action.get("type") if isinstance(action, dict) else None
+        h = state.hand
+        if (kind in _BETTING and h is not None and h.phase == "bet"
+                and type(seat) is int and seat == h.actor >= 0):
+            # The move of nearly every apply, a bet of the seat to act: every check before the
+            # betting's own holds (a hand in play, so the table is open; the seat to act).
+            return betting_refusal(state, h, seat, action, betting_options(state, h, seat))
         if kind == RESEED:
-            return self._reseed(state, action), []
+            return _reseed_refusal(state, action)
         if kind not in ALL_ACTIONS:
-            kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
+            try:
+                kind = require_type(action, (*HAND_ACTIONS, *TABLE_ACTIONS))
+            except IllegalAction as refused:
+                return refused
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.occupied):
-            raise IllegalAction("bad_seat", f"Seats are numbered 0 to {state.seats - 1}.")
+            return IllegalAction("bad_seat", "Seats are numbered 0 to {last}.", last=state.seats - 1)
+        if kind in _TABLE:
+            return table_refusal(state, seat, action)
+        if state.over:
+            return IllegalAction("table_closed", "The table is closed.")
+        if h is None or h.phase == "over":
+            return IllegalAction("no_hand", "No hand is being played.")
+        wrong_turn = _turn_refusal(h, seat, kind)
+        if wrong_turn is not None or kind in _BETTING:
+            return wrong_turn  # a bet on its turn was checked above
+        return _hand_move_refusal(state, h, seat, action)
+
+    def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        problem = self.check(state, seat, action)
+        if problem is not None:
+            raise problem
+        kind = action["type"]
+        s = state.copy()
+        if kind == RESEED:
+            s.round = parse_reseed(action)
+            return freeze(s, FrozenState), []
         events: list[Event] = []
         if kind in _TABLE:
-            s = state.clone()
             apply_table(s, seat, action, events)
-            s.__class__ = FrozenState  # freeze (see state.finished), without a call per move
-            return s, events
-        if state.over:
-            raise IllegalAction("table_closed", "The table is closed.")
-        h0 = state.hand
-        if h0 is None or h0.phase == "over":
-            raise IllegalAction("no_hand", "No hand is being played.")
-        betting = kind in _BETTING
-        if not (betting and h0.phase == "bet" and seat == h0.actor):  # else the turn is right
-            self._check_turn(h0, seat, kind)
-        s = state.clone()
+            return freeze(s, FrozenState), events
         h = s.hand
         assert h is not None
-        if betting:
-            apply_bet(s, h, seat, action, events, engine.betting_options(state, h0, seat))
+        if kind in _BETTING:
+            apply_bet(s, h, seat, action, events)
         elif kind in ("straddle", "no_straddle"):
             engine.straddle(s, h, seat, action, events)
         elif kind in ("run_twice", "run_once"):
             engine.vote_run_twice(s, h, seat, action, events)
         elif h.phase == "showdown":
-            check_keys(action, ())
             engine.decide_showdown(s, h, seat, kind, events)
         else:
-            check_keys(action, ())
             engine.after_hand_show(s, h, seat, kind, events)
-        s.__class__ = FrozenState
-        return s, events
-
-    def _check_turn(self, h: Hand, seat: int, kind: str) -> None:
-        phase_of = PHASE_OF
-        if kind in ("show", "muck"):
-            if h.phase == "showdown" and seat == h.actor:
-                return
-            if h.phase == "show" and seat in h.order:
-                return
-            raise IllegalAction("not_your_turn", "You may not show or muck now.")
-        if phase_of[kind] != h.phase:
-            raise IllegalAction("wrong_phase", f"That move is not open now (the hand is at {h.phase}).")
-        if h.phase == "run_twice":
-            if h.votes[seat] != -1:
-                raise IllegalAction("not_your_turn", "You have no run-it-twice choice to make.")
-        elif seat != h.actor:
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+        return freeze(s, FrozenState), events
 
     # -- what leaves the server -------------------------------------------------------------------
 
@@ -336,15 +344,6 @@ class Holdem(Game[State, HoldemSheet]):
     def seat_count(self, state: State) -> int:
         return state.seats
 
-    def _reseed(self, state: State, action: Mapping[str, Any]) -> State:
-        """A new fair round for the hands dealt from now on (``fair.RESEED``)."""
-        if state.over:
-            raise IllegalAction("table_closed", "The table is closed.")
-        s = state.clone()
-        s.round = parse_reseed(action)
-        s.__class__ = FrozenState
-        return s
-
     def current_round(self, state: State) -> Mapping[str, Any] | None:
         return state.round
 
@@ -380,6 +379,65 @@ class Holdem(Game[State, HoldemSheet]):
         for seat, action in log:
             state, _ = self.apply(state, seat, action)
         return state
+
+
+def _reseed_refusal(state: State, action: Mapping[str, Any]) -> IllegalAction | None:
+    """A new fair round for the hands dealt from now on (``fair.RESEED``): refused on a closed
+    table or with a malformed round."""
+    if state.over:
+        return IllegalAction("table_closed", "The table is closed.")
+    try:
+        parse_reseed(action)
+    except IllegalAction as refused:
+        return refused
+    return None
+
+
+def _turn_refusal(h: Hand, seat: int, kind: str) -> IllegalAction | None:
+    """Whether a hand move is ``seat``'s to make now (its phase, its turn)."""
+    if kind in ("show", "muck"):
+        if h.phase == "showdown" and seat == h.actor:
+            return None
+        if h.phase == "show" and seat in h.order:
+            return None
+        return IllegalAction("not_your_turn", "You may not show or muck now.")
+    if PHASE_OF[kind] != h.phase:
+        return IllegalAction("wrong_phase", "That move is not open now (the hand is at {phase}).",
+                             phase=h.phase)
+    if h.phase == "run_twice":
+        if h.votes[seat] != -1:
+            return IllegalAction("not_your_turn", "You have no run-it-twice choice to make.")
+    elif seat != h.actor:
+        return IllegalAction("not_your_turn", "It is not your turn.")
+    return None
+
+
+def _hand_move_refusal(state: State, h: Hand, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+    """The rules of a hand move other than a bet, on its turn: its fields, the straddle's amount
+    (H7), a muck only where the hand need not be shown (H19)."""
+    kind = action["type"]
+    try:
+        check_keys(action, ("amount",) if kind in ("straddle", "no_straddle") else ())
+        if kind == "straddle" and "amount" in action:
+            chips = 2 * current_level(state).big_blind
+            if amount(action, "amount") != chips:
+                return IllegalAction("bad_amount", "The straddle is {chips}.", chips=chips)
+    except IllegalAction as refused:
+        return refused
+    if kind == "muck" and h.phase == "showdown" and engine.must_show(h, seat):
+        return IllegalAction("must_show", "Every other hand in your pot is mucked: show to win it.")
+    return None
+
+
+def table_refusal(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+    """A table move's legality: its rules (``table.apply_table``: joining, leaving, sitting out
+    and in, rebuys, the clock, closing) are checked as the move is made, so it is made on a
+    scratch copy (table moves are rare: between hands, at a player's request)."""
+    try:
+        table.apply_table(state.copy(), seat, action, [])
+    except IllegalAction as refused:
+        return refused
+    return None
 
 
 HOLDEM = Holdem()

@@ -39,7 +39,8 @@ def record(state: State, hand: int) -> dict[str, Any]:
     for rec in state.history:
         if rec["hand"] == hand:
             return rec
-    raise IllegalAction("no_such_hand", f"Hand {hand} is not among the finished hands of this table.")
+    raise IllegalAction("no_such_hand", "Hand {hand} is not among the finished hands of this table.",
+                        hand=hand)
 
 
 def export(state: State, hand: int, seat: int | None, *, everything: bool = False,

@@ -77,7 +77,7 @@ def award(
         {x: scores[x] if scores is not None and run == 0 else score(h, x, board) for x in showing}
         for run, board in enumerate(runs)
     ]
-    awards = list(h.awards)  # shared with the previous state (Hand.clone): replaced, not changed
+    awards = list(h.awards)  # shared with the previous state (Hand.copy): replaced, not changed
     for number, (amount, eligible) in enumerate(pot_list if pot_list is not None else pots(h)):
         contenders = [x for x in eligible if x in showing]
         for run, board in enumerate(runs):

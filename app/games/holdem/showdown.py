@@ -6,7 +6,7 @@ while a player is still asked to show or muck; ``engine`` then finishes the hand
 
 from __future__ import annotations
 
-from app.games.base import Event, IllegalAction
+from app.games.base import Event
 from app.games.holdem.common import after, event, next_of
 from app.games.holdem.evaluator import hand_name, name_of
 from app.games.holdem.pots import award, pots, score
@@ -79,6 +79,14 @@ def must_show(h: Hand, seat: int, pot_list: list[tuple[int, list[int]]] | None =
     return False
 
 
+def all_in_tabled(s: State) -> bool:
+    """H19: "Kui kõik on all-in ja panustamist enam ei toimu, avatakse turniiridel kõigi osalejate
+    kaardid kohe" (all-in with no betting left: in tournaments every hand is opened at once). At a
+    cash table the seed's "Mängija, kes näeb, et on kaotanud, võib oma kaardid näitamata maha
+    visata" holds there too: the showdown goes in order and a loser may muck (``all_in_tabled``)."""
+    return s.sheet.format == "tournament" or s.sheet.all_in_tabled == "always"
+
+
 def table_all(h: Hand, events: list[Event]) -> None:
     """Every live hand not yet shown is turned face up (all-in with no betting left, H19;
     TDA Rule 16, also on the river)."""
@@ -117,9 +125,8 @@ def showdown(s: State, h: Hand, events: list[Event]) -> list[int] | None:
 
 
 def decide(s: State, h: Hand, seat: int, kind: str, events: list[Event]) -> list[int] | None:
-    """An asked player shows or mucks; the last decision shares out the pots."""
-    if kind == "muck" and must_show(h, seat):
-        raise IllegalAction("must_show", "Every other hand in your pot is mucked: show to win it.")
+    """An asked player shows or mucks (a muck only where ``must_show`` allows it, as ``Holdem.check``
+    sees to); the last decision shares out the pots."""
     h.order = h.order[1:]
     if kind == "show":
         show(h, seat, events)

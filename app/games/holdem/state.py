@@ -1,11 +1,11 @@
 """The hold'em state: plain data that turns into JSON and back exactly.
 
-``State`` (with its ``Hand``) is the shape and the builder of a move (``clone``); the states the
+``State`` (with its ``Hand``) is the shape and the builder of a move (``copy``); the states the
 game hands out are ``FrozenState`` (see "State" in ``app/games/base.py``).
 
 A ``State`` is a whole table (seats, stacks, the ledger or the places, the blind level) with at
 most one ``Hand`` in play. Per-seat values are lists indexed by seat number. The engine treats a
-state as immutable: ``clone`` copies it before a move changes anything.
+state as immutable: ``copy`` copies it before a move changes anything.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar, cast
 
-from app.games.base import Frozen
+from app.games.base import Frozen, freeze
 from app.games.holdem.rules import RuleSheet
 
 T = TypeVar("T")
@@ -67,11 +67,11 @@ class Hand:
     # a fold that leaves two heads-up does not lift it (Robert's Rules 3.4).
     capped: bool = False
 
-    def clone(self) -> Hand:
+    def copy(self) -> Hand:
         """A copy for a move. The deck, players, holes, boards, burns, folded, posted, shown,
         mucked, votes, order and awards are shared: the engine replaces those lists and never
         changes them in place; the rest are copied (``HAND_OWN``)."""
-        return _clone_hand(self)
+        return _copy_hand(self)
 
 
 @dataclass(slots=True)
@@ -110,13 +110,13 @@ class State:
     round: dict[str, Any] | None = None
     rounds: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def clone(self) -> State:
+    def copy(self) -> State:
         """A copy for a move. The seat lists other than the stacks are shared until ``own``:
         only moves between hands change them, and those call ``own`` first."""
-        return _clone_state(self)
+        return _copy_state(self)
 
     def own(self) -> None:
-        """Copy the shared seat lists before changing them (see ``clone``)."""
+        """Copy the shared seat lists before changing them (see ``copy``)."""
         self.occupied = list(self.occupied)
         self.status = list(self.status)
         self.posting = list(self.posting)
@@ -130,12 +130,12 @@ class State:
         return len(self.occupied)
 
 
-# Lists a move changes in place, so ``clone`` copies them; every other list is shared and replaced.
+# Lists a move changes in place, so ``copy`` copies them; every other list is shared and replaced.
 HAND_OWN = ("bets", "committed", "acted", "pending", "actions")
 STATE_OWN = ("stacks",)
 
 
-def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
+def _copier(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
     """A function returning a copy of a ``cls`` instance, generated from its field list (as
     ``dataclasses`` generates ``__init__``), so a field added to the class is copied with no line
     to forget. The lists named in ``own`` are copied, everything else is shared.
@@ -148,13 +148,13 @@ def _cloner(cls: type[T], own: tuple[str, ...]) -> Callable[[T], T]:
         if name in own:
             return f"list(o.{name})"
         if name == "hand" and cls is State:
-            return "(clone_hand(o.hand) if o.hand is not None else None)"
+            return "(copy_hand(o.hand) if o.hand is not None else None)"
         return f"o.{name}"
 
     body = "".join(f"    c.{f.name} = {copy_of(f.name)}\n" for f in fields(cast(Any, cls)))
-    scope: dict[str, Any] = {"cls": cls, "new": object.__new__, "clone_hand": globals().get("_clone_hand")}
-    exec(f"def clone(o):\n    c = new(cls)\n{body}    return c\n", scope)
-    return cast(Callable[[T], T], scope["clone"])
+    scope: dict[str, Any] = {"cls": cls, "new": object.__new__, "copy_hand": globals().get("_copy_hand")}
+    exec(f"def copy(o):\n    c = new(cls)\n{body}    return c\n", scope)
+    return cast(Callable[[T], T], scope["copy"])
 
 
 def dump_state(state: State) -> dict[str, Any]:
@@ -177,7 +177,7 @@ def load_state(data: Any) -> State:
     values["sheet"] = RuleSheet.model_validate(data["sheet"])
     if values["hand"] is not None:
         values["hand"] = Hand(**values["hand"])
-    return finished(State(**values))
+    return freeze(State(**values), FrozenState)
 
 
 def _copy(value: Any) -> Any:
@@ -190,23 +190,13 @@ def _copy(value: Any) -> Any:
 
 
 class FrozenState(State, Frozen):
-    """A finished state of a hold'em table: ``apply`` copies it (``clone``) and never changes it."""
+    """A finished state of a hold'em table: ``apply`` copies it (``copy``) and never changes it."""
 
     __slots__ = ()
 
 
-def finished(s: State) -> FrozenState:
-    """The builder ``s`` frozen into the state the game hands out (``freeze``, written out; ``apply``
-    writes out even this call, as it runs after every move). The hand in it is the move's own copy,
-    reached only through the frozen state; freezing it too would cost a second class change per move
-    (about 3 % of a hand)."""
-    if s.__class__ is State:
-        s.__class__ = FrozenState
-    return s  # type: ignore[return-value]
-
-
-_clone_hand = _cloner(Hand, HAND_OWN)
-_clone_state = _cloner(State, STATE_OWN)
+_copy_hand = _copier(Hand, HAND_OWN)
+_copy_state = _copier(State, STATE_OWN)
 # The methods are the generated functions themselves: a copy per move, without a call between.
-setattr(Hand, "clone", _clone_hand)  # noqa: B010
-setattr(State, "clone", _clone_state)  # noqa: B010
+setattr(Hand, "copy", _copy_hand)  # noqa: B010
+setattr(State, "copy", _copy_state)  # noqa: B010

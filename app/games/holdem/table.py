@@ -10,18 +10,30 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.games.base import Event, IllegalAction
-from app.games.cards import is_card
 from app.games.holdem.common import FULL_DECK, amount, check_keys, current_level, event
 from app.games.holdem.state import State
 
+_CARDS = frozenset(FULL_DECK)
+
 
 def full_deck(cards: list[str]) -> list[str]:
-    if not isinstance(cards, list) or not all(is_card(c) and c[0] != "X" for c in cards):
+    """A given deck checked once, when the table opens, and completed in ``cards.deck()`` order.
+
+    One set comparison checks every code: hashing a non-string or a two-character string that
+    is no card leaves it out of ``_CARDS`` (unhashable items fall back to the plain check)."""
+    if not isinstance(cards, list):
         raise IllegalAction("bad_deck", "A deck is a list of two-character card codes, rank then suit.")
-    if len(set(cards)) != len(cards):
+    try:
+        given = set(cards)
+    except TypeError:
+        given = None
+    if given is None or not given <= _CARDS:
+        raise IllegalAction("bad_deck", "A deck is a list of two-character card codes, rank then suit.")
+    if len(given) != len(cards):
         raise IllegalAction("bad_deck", "A deck may hold each card only once.")
-    given = set(cards)
-    return list(cards) + [c for c in FULL_DECK if c not in given]
+    if len(cards) == 52:
+        return list(cards)
+    return [*cards, *[c for c in FULL_DECK if c not in given]]
 
 
 def settle(s: State, events: list[Event]) -> list[int]:
@@ -188,12 +200,13 @@ def join(s: State, seat: int, action: Mapping[str, Any], events: list[Event]) ->
     if target != seat or isinstance(target, bool) or not isinstance(target, int):
         raise IllegalAction("bad_seat", "Join the seat you are taking.")
     if not 0 <= seat < len(s.stacks):
-        raise IllegalAction("bad_seat", f"Seats are numbered 0 to {len(s.stacks) - 1}.")
+        raise IllegalAction("bad_seat", "Seats are numbered 0 to {last}.", last=len(s.stacks) - 1)
     if s.occupied[seat]:
         raise IllegalAction("seat_taken", "That seat is taken.")
     buy_in = amount(action, "buy_in") if "buy_in" in action else sheet.buy_in_default
     if not sheet.buy_in_min <= buy_in <= sheet.buy_in_max:
-        raise IllegalAction("buy_in_range", f"Buy in for {sheet.buy_in_min} to {sheet.buy_in_max}.")
+        raise IllegalAction("buy_in_range", "Buy in for {low} to {high}.",
+                            low=sheet.buy_in_min, high=sheet.buy_in_max)
     post = _post_flag(action)
     s.occupied[seat] = True
     s.stacks[seat] = buy_in
@@ -262,9 +275,10 @@ def rebuy(s: State, seat: int, action: Mapping[str, Any], events: list[Event]) -
     low, high = rebuy_range(s, seat)
     if high <= 0:
         largest = sheet.buy_in_max
-        raise IllegalAction("buy_in_range", f"Your stack is already at the largest buy-in, {largest}.")
+        raise IllegalAction("buy_in_range", "Your stack is already at the largest buy-in, {largest}.",
+                            largest=largest)
     if not low <= chips <= high:
-        raise IllegalAction("buy_in_range", f"Buy {low} to {high} chips.")
+        raise IllegalAction("buy_in_range", "Buy {low} to {high} chips.", low=low, high=high)
     s.bought[seat] += chips
     if in_live_hand(s, seat):
         s.add[seat] += chips  # H21: chips bought during a hand play from the next one

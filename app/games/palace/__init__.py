@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.games import cards as cardlib
-from app.games import register
-from app.games.base import Action, Event, Game, Outcome
+from app.games.base import Action, Event, Game, IllegalAction, Outcome
 from app.games.fair import Shuffle
+from app.games.form_layout import GameLayout
 from app.games.palace import engine
+from app.games.palace.layout import LAYOUT
 from app.games.palace.rules import PRESETS, RuleSheet, check_sheet
 from app.games.palace.rules import RuleSheet as Sheet
 from app.games.palace.table import Table
@@ -30,8 +31,13 @@ class Palace(Game[Table, RuleSheet]):
         "et": "Hiina turakas (Palace)",
         "fi": "China Hand (Palace)",
     }
+    # English keeps the first preset (Hiina turakas, the fullest seed).
+    language_presets: ClassVar[Mapping[str, str]] = {"et": "hiina-turakas", "fi": "china-hand"}
     RuleSheet = Sheet
     presets: Mapping[str, Sheet] = PRESETS
+    rule_letter: ClassVar[str] = "P"
+    form_layout: ClassVar[GameLayout | None] = LAYOUT
+    bot: ClassVar[str | None] = "app.bots.palace"
 
     def check_sheet(self, sheet: Sheet) -> None:
         check_sheet(sheet)
@@ -45,6 +51,9 @@ class Palace(Game[Table, RuleSheet]):
         deck: Sequence[str] | None = None,
     ) -> Table:
         return engine.new(sheet, players, seed=seed, deck=deck)
+
+    def check(self, state: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+        return engine.check(state, seat, action)
 
     def legal_actions(self, state: Table, seat: int) -> list[Action]:
         return engine.legal_actions(state, seat)
@@ -98,5 +107,5 @@ def _deck(deck: str, jokers: int, decks: int) -> tuple[str, ...]:
     return found
 
 
+# The registered object (pyproject.toml, entry point group ``houserules.games``).
 game = Palace()
-register(game)

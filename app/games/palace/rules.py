@@ -17,7 +17,7 @@ JokerEffect = Literal["reset", "transparent"]
 Deal = Literal["three_three_three", "choose_from_six"]
 Opening = Literal["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"]
 OpeningCards = Literal["hand", "face_up", "hand_and_face_up"]
-WhenStuck = Literal["draw_may_play", "draw_ends_turn", "pick_up"]
+WhenStuck = Literal["draw_may_play", "draw_ends_turn", "draw_and_pass", "pick_up"]
 LowCard = Literal["7", "9", "none"]
 TenBurn = Literal["optional", "always"]
 TenFits = Literal["up_to_ten", "anything"]
@@ -34,153 +34,105 @@ class RuleSheet(RuleSheetBase):
     most_players: int = option(
         5,
         "Most players at the table (P1: 2–5; China Hand 2–4).",
-        "Suurim mängijate arv laua taga (P1: 2–5; China Hand 2–4).",
-        "Pelaajien enimmäismäärä (P1: 2–5; China Hand 2–4).",
         ge=2,
         le=5,
     )
     deck: DeckSize = option(
         "52",
         "Cards per deck: 52 (2 to ace) or 36 (6 to ace) (P2).",
-        "Kaarte pakis: 52 (2 kuni äss) või 36 (6 kuni äss) (P2).",
-        "Kortteja pakassa: 52 (2–A) tai 36 (6–A) (P2).",
     )
     decks: Decks = option(
         "one",
         "Number of decks: one, two, or two from three players up (P2).",
-        "Pakkide arv: üks, kaks või kaks alates kolmest mängijast (P2).",
-        "Pakkojen määrä: yksi, kaksi tai kaksi kolmesta pelaajasta alkaen (P2).",
     )
     jokers: int = option(
         0,
         "Jokers added to each deck, 0–2 (P2).",
-        "Jokkereid iga paki kohta, 0–2 (P2).",
-        "Jokereita pakkaa kohden, 0–2 (P2).",
         ge=0,
         le=2,
     )
     joker: JokerEffect = option(
         "reset",
         "A joker fits on anything and either resets the pile like a 2 or is transparent like an 8 (P2).",
-        "Jokker sobib kõigele ning kas lähtestab paki nagu 2 või on läbipaistev nagu 8 (P2).",
-        "Jokeri sopii kaikkeen ja joko nollaa pinon kuin 2 tai on läpinäkyvä kuin 8 (P2).",
     )
     deal: Deal = option(
         "three_three_three",
         "Deal 3 face-down, 3 face-up, 3 to hand; or 3 face-down and 6 to hand, 3 of them laid face-up (P3).",
-        "Jaga 3 kinnist, 3 lahtist ja 3 kätte või 3 kinnist ja 6 kätte, millest 3 pannakse lahtiseks (P3).",
-        "Jaa 3 piilo-, 3 avointa ja 3 käteen, tai 3 piiloa ja 6 käteen, joista 3 asetetaan avoimiksi (P3).",
     )
     opening: Opening = option(
         "turn_up",
         "How play opens: a card turned up from the stock, the holder of the lowest card, the first holder "
         "of a 3 (then 4…), the player left of the dealer on an empty pile, or the player left of the "
         "dealer playing the lowest card in his hand (P5).",
-        "Kuidas mäng algab: pakist avatud kaart, madalaima kaardi omanik, esimene 3 omanik (siis 4…), "
-        "jagajast vasakul olev mängija tühjale lauale või jagajast vasakul olev mängija oma käe "
-        "madalaima kaardiga (P5).",
-        "Miten peli alkaa: nostopakasta käännetty kortti, matalimman kortin haltija, ensimmäinen 3:n "
-        "haltija (sitten 4…), jakajan vasen tyhjään pinoon tai jakajan vasen kätensä matalimmalla "
-        "kortilla (P5).",
     )
     opening_cards: OpeningCards = option(
         "hand",
         "Which cards decide who opens with the lowest card or the first 3: those in hand, the face-up "
         "cards, or both (P5).",
-        "Millised kaardid otsustavad madalaima kaardi või esimese 3 järgi alustaja: käes olevad, "
-        "lahtised või mõlemad (P5).",
-        "Mitkä kortit ratkaisevat aloittajan matalimman kortin tai ensimmäisen 3:n mukaan: käden "
-        "kortit, avoimet kortit vai molemmat (P5).",
     )
     when_stuck: WhenStuck = option(
         "draw_may_play",
         "A player who cannot or will not play: draws one card and may play it if it fits, draws one card "
-        "and then picks up the pile, or picks up the pile at once (P9).",
-        "Mängija, kes ei saa või ei taha käia: tõmbab kaardi ja võib selle sobivuse korral käia, tõmbab "
-        "kaardi ja võtab siis paki üles, või võtab paki kohe üles (P9).",
-        "Pelaaja, joka ei voi tai halua pelata: nostaa kortin ja saa pelata sen jos se sopii, nostaa "
-        "kortin ja ottaa sitten pinon, tai ottaa pinon heti (P9).",
+        "and then picks up the pile, draws one card and the turn is over (the pile stays), or picks up "
+        "the pile at once (P9).",
+    )
+    twos_low: bool = option(
+        True,
+        "A 2 counts as the lowest card when the opening looks for the lowest card (P5); off: the lowest "
+        "is 3 and the 2 is special.",
     )
     voluntary_pick_up: bool = option(
         True,
         "A player may pick up the pile (or draw) although a play was possible (P10).",
-        "Mängija võib paki üles võtta (või tõmmata), kuigi saaks käia (P10).",
-        "Pelaaja saa ottaa pinon (tai nostaa), vaikka voisi pelata (P10).",
     )
     low_card: LowCard = option(
         "7",
         "The card after which the next player must play that rank or lower: 7, 9, or none (P14).",
-        "Kaart, mille järel järgmine peab käima sama või väiksema: 7, 9 või puudub (P14).",
-        "Kortti, jonka jälkeen seuraavan on pelattava sama tai pienempi: 7, 9 tai ei mitään (P14).",
     )
     eight_transparent: bool = option(
         True,
         "An 8 fits on anything and is transparent: the card below it stays active (P13).",
-        "8 sobib kõigele ja on läbipaistev: selle all olev kaart jääb aktiivseks (P13).",
-        "8 sopii kaikkeen ja on läpinäkyvä: sen alla oleva kortti pysyy voimassa (P13).",
     )
     ten_fits: TenFits = option(
         "up_to_ten",
         "Where a 10 may go: like an ordinary card (on 2–10, not on the low card) or on anything (P15).",
-        "Kuhu 10 sobib: nagu tavakaart (2–10 peale, mitte madala kaardi peale) või kõigele (P15).",
-        "Mihin 10 sopii: kuin tavallinen kortti (2–10 päälle, ei matalan kortin päälle) tai kaikkeen (P15).",
     )
     ten_burn: TenBurn = option(
         "optional",
         "A 10 burns the pile if its player says so (and then plays again), or always (P15).",
-        "10 põletab paki, kui käija nii otsustab (ja käib siis uuesti), või alati (P15).",
-        "10 polttaa pinon, jos pelaaja niin päättää (ja pelaa uudelleen), tai aina (P15).",
     )
     four_from_hand: bool = option(
         False,
         "Four cards of one rank held in hand may be laid aside at any time (P16).",
-        "Neli sama väärtusega käekaarti võib igal ajal eraldi maha panna (P16).",
-        "Kädessä olevat neljä samanarvoista korttia saa milloin tahansa laittaa sivuun (P16).",
     )
     cut_in: bool = option(
         False,
         "Any player may complete a four of a kind on the pile out of turn and then plays on (P16).",
-        "Iga mängija võib väljaspool järjekorda pakil neliku täita ja jätkab siis ise (P16).",
-        "Kuka tahansa saa täydentää pinon neljä samaa vuoronsa ulkopuolella ja jatkaa sitten (P16).",
     )
     add_drawn: bool = option(
         False,
         "A card drawn after a play, of the rank just played, may be added until the next player moves (P17).",
-        "Pärast käiku tõmmatud sama väärtusega kaardi võib lisada, kuni järgmine pole käinud (P17).",
-        "Pelin jälkeen nostetun samanarvoisen kortin saa lisätä, kunnes seuraava ei ole pelannut (P17).",
     )
     turn_up_face_down: bool = option(
         False,
         "Playing a face-up card turns up the face-down card below it at once (P19).",
-        "Lahtise kaardi käimisel pööratakse selle all olev kinnine kaart kohe üles (P19).",
-        "Avoimen kortin pelaaminen kääntää sen alla olevan piilokortin heti näkyviin (P19).",
     )
     finish: Finish = option(
         "first_out_wins",
         "The first player out wins and the game ends, or play on to the last one, the loser (P22).",
-        "Esimene kõigist kaartidest vaba võidab ja mäng lõpeb, või mängitakse viimase turakani (P22).",
-        "Ensimmäinen korteista vapaa voittaa ja peli päättyy, tai pelataan viimeiseen häviäjään (P22).",
     )
     no_out_on_special: bool = option(
         False,
         "A player may not go out on a 2, a 10 or an ace (P23).",
-        "Mängija ei tohi lõpetada kaardiga 2, 10 või äss (P23).",
-        "Pelaaja ei saa lopettaa kakkoseen, kymppiin tai ässään (P23).",
     )
     after_pick_up: AfterPickUp = option(
         "next_player",
         "Who starts the new pile after a pick-up: the next player, or the player who picked up (P11).",
-        "Kes alustab pärast ülesvõtmist uut pakki: järgmine mängija või ülesvõtja (P11).",
-        "Kuka aloittaa uuden pinon noston jälkeen: seuraava pelaaja vai nostaja (P11).",
     )
     stalemate_moves: int = option(
         300,
         "Moves without progress (no card burned, drawn or played from the table, nobody out) after which "
         "the game ends and the rest are placed by cards left.",
-        "Edasiminekuta käigud (midagi ei põletata, tõmmata ega lauast käia), mille järel mäng lõpeb ja "
-        "ülejäänud järjestatakse kaartide arvu järgi.",
-        "Siirrot ilman edistystä (ei poltettu, nostettu tai pelattu pöydästä), joiden jälkeen peli päättyy "
-        "ja loput järjestetään korttimäärän mukaan.",
         ge=50,
         le=5000,
     )
@@ -239,6 +191,9 @@ PRESETS: dict[str, RuleSheet] = {
         # P5: "esimene avatud kolmega mängija alustab" – the first player with an *open* (face-up)
         # three starts; it matters when the room picks the `first_three` opening.
         opening_cards="face_up",
+        # P5: "Kaardid on paigutatud nii, et kõrgeim on äss ja madalaim 3. 2 on spetsiaalne kaart":
+        # when a room picks a lowest-card opening, the lowest is a 3.
+        twos_low=False,
     ),
 }
 
@@ -249,6 +204,7 @@ def check_sheet(sheet: RuleSheet) -> None:
     if sheet.cards_needed(most) > sheet.cards_in_deck(most):
         raise InvalidSheet(
             "most_players",
-            f"Option 'most_players': {most} players need {sheet.cards_needed(most)} cards but "
-            f"the deck has {sheet.cards_in_deck(most)}; lower most_players or use more cards.",
+            "{players} players need {needed} cards but the deck has {have}: choose fewer "
+            "players or more cards.",
+            players=most, needed=sheet.cards_needed(most), have=sheet.cards_in_deck(most),
         )

@@ -1,9 +1,12 @@
-"""The Palace table as plain immutable data, and its exact JSON form.
+"""The Palace table as plain data, and its exact JSON form.
 
-A ``Table`` is the whole state of one deal. Each player's three table slots are positions 0–2:
-``face_up[i]`` lies on ``face_down[i]``; an empty slot holds ``None``. Face-down cards are
-addressed by slot, never by card (with two decks identical codes exist, P2). Hands are kept
-sorted (rank, then suit), so a hand is a multiset and its order tells nothing.
+A ``Table`` is the whole state of one deal: the shape, and the builder of a move (``copy``); the
+tables the game hands out are ``FrozenTable`` (see "State" in ``app/games/base.py``).
+
+Each player's three table slots are positions 0–2: ``face_up[i]`` lies on ``face_down[i]``; an
+empty slot holds ``None``. Face-down cards are addressed by slot, never by card (with two decks
+identical codes exist, P2). Hands are kept sorted (rank, then suit), so a hand is a multiset and
+its order tells nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.base import Frozen, freeze
 from app.games.cards import RANKS, sort_key
 from app.games.palace.rules import RuleSheet
 
@@ -58,9 +62,12 @@ class Player:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Table:
-    """One deal. ``stock`` is top first; ``pile`` is bottom first (its last card is the top)."""
+    """One deal. ``stock`` is top first; ``pile`` is bottom first (its last card is the top).
+
+    Every field is immutable (tuples, frozen players): a move's builder (``copy``) shares them all
+    and replaces those it changes."""
 
     sheet: RuleSheet
     players: tuple[Player, ...]
@@ -82,6 +89,18 @@ class Table:
     # P5 `left_plays_lowest`: the rank the opener must play first; None once anybody has moved.
     opening_rank: str | None = None
 
+    def copy(self) -> Table:
+        """The builder of a move: a table sharing every (immutable) field with this one."""
+        return Table(self.sheet, self.players, self.stock, self.pile, self.burned, self.phase, self.turn,
+                     self.decision, self.drawn, self.add_seat, self.add_cards, self.out, self.idle,
+                     self.reason, self.opening_rank)
+
+    def put(self, seat: int, player: Player) -> None:
+        """A builder's seat ``seat`` now holds ``player``."""
+        players = list(self.players)
+        players[seat] = player
+        self.players = tuple(players)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "sheet": self.sheet.model_dump(),
@@ -102,8 +121,8 @@ class Table:
         }
 
     @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Table:
-        return Table(
+    def from_json(data: Mapping[str, Any]) -> FrozenTable:
+        table = Table(
             sheet=RuleSheet.model_validate(data["sheet"]),
             players=tuple(Player.from_json(p) for p in data["players"]),
             stock=tuple(data["stock"]),
@@ -120,3 +139,10 @@ class Table:
             reason=data["reason"],
             opening_rank=data.get("opening_rank"),
         )
+        return freeze(table, FrozenTable)
+
+
+class FrozenTable(Table, Frozen):
+    """A finished table: ``apply`` copies it (``copy``) and never changes it."""
+
+    __slots__ = ()

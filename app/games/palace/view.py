@@ -84,8 +84,20 @@ def seat_view(t: Table, shared: dict[str, Any], seat: int | None) -> dict[str, A
     return result
 
 
+# The public part of the latest table asked, as one (table, part) pair replaced whole: a table
+# never changes, and a room or a bench asks every seat's view of the same table in turn. Like
+# ``views``, the views of one table share the public part's objects, which nobody changes.
+_LATEST: list[tuple[Table, dict[str, Any]] | None] = [None]
+
+
 def view(t: Table, seat: int | None) -> dict[str, Any]:
-    return seat_view(t, public(t), seat)
+    latest = _LATEST[0]
+    if latest is not None and latest[0] is t:
+        shared = latest[1]
+    else:
+        shared = public(t)
+        _LATEST[0] = (t, shared)
+    return seat_view(t, shared, seat)
 
 
 def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:

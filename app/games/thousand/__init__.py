@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from app.games import register
 from app.games.thousand.engine import Thousand
 from app.games.thousand.rules import PRESETS, RuleSheet
 from app.games.thousand.state import State
 
+# The registered object (pyproject.toml, entry point group ``houserules.games``).
 game = Thousand()
-register(game)
 
 __all__ = ["PRESETS", "RuleSheet", "State", "Thousand", "game"]

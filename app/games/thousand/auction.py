@@ -50,14 +50,16 @@ def check_raise(state: State, seat: int, value: Any, current: int) -> IllegalAct
     if not isinstance(value, int) or isinstance(value, bool):
         return IllegalAction("bad_bid", "A bid needs a whole number 'value'.")
     if value < current + sheet.bid_step:
-        return IllegalAction("bid_too_low", f"The bid must be at least {current + sheet.bid_step}.")
+        return IllegalAction("bid_too_low", "The bid must be at least {min}.",
+                              min=current + sheet.bid_step)
     if (value - sheet.opening_bid) % sheet.bid_step:
-        return IllegalAction("bid_off_step", f"Bids rise in steps of {sheet.bid_step}.")
+        return IllegalAction("bid_off_step", "Bids rise in steps of {step}.", step=sheet.bid_step)
     limit = bid_limit(state, seat)
     if value > limit:
         return IllegalAction(
             "bid_over_limit",
-            f"Bids above {sheet.bid_limit_without_marriage} need marriages in hand; your limit is {limit}.",
+            "Bids above {free} need marriages in hand; your limit is {limit}.",
+            free=sheet.bid_limit_without_marriage, limit=limit,
         )
     return None
 
@@ -86,7 +88,7 @@ def candidates(state: State, seat: int) -> list[Action]:
     return out
 
 
-def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+def check(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
     kind = action["type"]
     sheet = state.sheet
     if state.phase == "lottery":
@@ -103,18 +105,19 @@ def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction |
         value = action.get("value")
         if state.bid == 0:
             if value != sheet.opening_bid or isinstance(value, bool):
-                return IllegalAction("opening_bid", f"The auction opens with a bid of {sheet.opening_bid}.")
+                return IllegalAction("opening_bid", "The auction opens with a bid of {bid}.",
+                                          bid=sheet.opening_bid)
         else:
             problem = check_raise(state, seat, value, state.bid)
             if problem is not None:
                 return problem
-        if not looked and state.stuck(seat):
+        if not looked and state.barred(seat, "blind"):
             return IllegalAction("stuck", "At your score you may not bid blind (800 and stuck).")
         return None
     if kind == "pass":
         if state.bid == 0:
             return IllegalAction(
-                "opener_must_bid", f"The opener must bid {sheet.opening_bid}; he cannot pass."
+                "opener_must_bid", "The opener must bid {bid}; he cannot pass.", bid=sheet.opening_bid
             )
         return None
     if kind == "redeal":
@@ -141,7 +144,10 @@ def claims_open(state: State, seat: int) -> bool:
     """Whether the sheet gives ``seat`` anything to claim before the bidding [T5, T6, T17]."""
     sheet = state.sheet
     lottery = sheet.nine_lottery and len(state.active()) == 3
-    return (sheet.low_hand_redeal or lottery) and seat in state.active() and not state.stuck(seat)
+    return seat in state.active() and (
+        (sheet.low_hand_redeal and not state.barred(seat, "redeal"))
+        or (lottery and not state.barred(seat, "lottery"))
+    )
 
 
 def early_claims(state: State, seat: int) -> bool:
@@ -151,17 +157,26 @@ def early_claims(state: State, seat: int) -> bool:
         return False
     early: list[Action] = [{"type": "look"}, {"type": "redeal"}]
     early.extend({"type": "lottery", "nine": nine} for nine in nines(state.hands[seat]))
-    return any(error(state, seat, action) is None for action in early)
+    return any(check(state, seat, action) is None for action in early)
+
+
+# The sentences of early_option_error, one per claim (catalogue ids).
+EARLY_TOO_LATE = {"redeal": "The redeal must be claimed before the bidding starts.",
+                  "lottery": "The lottery must be claimed before the bidding starts."}
+EARLY_NOT_LOOKED = {"redeal": "Look at your cards before claiming the redeal.",
+                    "lottery": "Look at your cards before claiming the lottery."}
+EARLY_STUCK = {"redeal": "At your score you may not claim the redeal (800 and stuck).",
+               "lottery": "At your score you may not claim the lottery (800 and stuck)."}
 
 
 def early_option_error(state: State, seat: int, what: str) -> IllegalAction | None:
     """Redeal claims and lotteries come before the bidding starts, with the hand seen [T5, T6]."""
     if not before_bidding(state):
-        return IllegalAction("too_late", f"The {what} must be claimed before the bidding starts.")
+        return IllegalAction("too_late", EARLY_TOO_LATE[what])
     if not state.looked[seat]:
-        return IllegalAction("not_looked", f"Look at your cards before claiming the {what}.")
-    if state.stuck(seat):
-        return IllegalAction("stuck", f"At your score you may not claim the {what} (800 and stuck).")
+        return IllegalAction("not_looked", EARLY_NOT_LOOKED[what])
+    if state.barred(seat, what):
+        return IllegalAction("stuck", EARLY_STUCK[what])
     return None
 
 
@@ -174,7 +189,7 @@ def redeal_error(state: State, seat: int) -> IllegalAction | None:
         return problem
     if total_points(state.hands[seat]) > sheet.low_hand_limit:
         return IllegalAction(
-            "hand_too_strong", f"Only a hand worth {sheet.low_hand_limit} or less may be shown."
+            "hand_too_strong", "Only a hand worth {limit} or less may be shown.", limit=sheet.low_hand_limit
         )
     return None
 
@@ -306,7 +321,7 @@ def talon_hidden(state: State) -> bool:
         sheet.left_100
         and state.bidder == state.active()[0]
         and state.contract == sheet.opening_bid
-        and not state.stuck(state.bidder)
+        and not state.barred(state.bidder, "left_100")
     )
     return state.blind or left_100
 

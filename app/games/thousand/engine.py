@@ -29,8 +29,10 @@ from typing import Any, ClassVar
 from app.games.base import Action, Event, Game, IllegalAction, InvalidSheet, Outcome, each_seat, freeze
 from app.games.cards import SeededRandom, new_seed
 from app.games.fair import RESEED, Shuffle, parse_reseed
+from app.games.form_layout import GameLayout
 from app.games.thousand import auction, talon, tricks
 from app.games.thousand import deal as dealing
+from app.games.thousand.layout import LAYOUT
 from app.games.thousand.rules import BY_RANK, DECK, POINTS, PRESETS, TRICK_RANK
 from app.games.thousand.rules import RuleSheet as Sheet
 from app.games.thousand.state import FrozenState, State
@@ -65,8 +67,13 @@ def low_key(card: str) -> tuple[int, int, int]:
 class Thousand(Game[State, Sheet]):
     name = "thousand"
     titles: ClassVar[Mapping[str, str]] = {"en": "Thousand", "et": "Tuhat", "fi": "Tuhat"}
+    language_presets: ClassVar[Mapping[str, str]] = {"et": "tuhat-eesti", "fi": "tuhat"}
     RuleSheet = Sheet
     presets = PRESETS
+    rule_letter: ClassVar[str] = "T"
+    form_layout: ClassVar[GameLayout | None] = LAYOUT
+    bot: ClassVar[str | None] = "app.bots.thousand"
+    deal_starts: ClassVar[frozenset[str]] = frozenset({"deal_started"})
 
     # -- dealing -------------------------------------------------------------------------------
 
@@ -96,14 +103,17 @@ class Thousand(Game[State, Sheet]):
 
     # -- moves ---------------------------------------------------------------------------------
 
-    def error(self, state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
-        """The one legality check behind both ``legal_actions`` and ``apply``."""
+    def check(self, state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+        """The one legality check (``Game.check``): the contract's checks (the type, the seat, the
+        turn, the phase), then the phase module's own ``check``. ``legal_actions`` keeps the phase
+        module's candidates that pass it; ``apply`` raises what it returns."""
         if not isinstance(action, dict) and not isinstance(action, Mapping):
             return IllegalAction("bad_action", "An action is a JSON object with a 'type'.")
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in ALL_ACTIONS:
             expected = ", ".join(ALL_ACTIONS)
-            return IllegalAction("unknown_action", f"Unknown action type; expected one of: {expected}.")
+            return IllegalAction("unknown_action", "Unknown action type; expected one of: {expected}.",
+                                 expected=expected)
         if state.phase == "over":
             return IllegalAction("game_over", "The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
@@ -115,8 +125,9 @@ class Thousand(Game[State, Sheet]):
         ):  # the auction checks out-of-turn claims itself
             return IllegalAction("not_your_turn", "It is not your turn.")
         if kind not in ACTIONS_BY_PHASE[state.phase]:
-            return IllegalAction("wrong_phase", f"A '{kind}' is not possible in the {state.phase} phase.")
-        checker: Checker = MODULE_BY_PHASE[state.phase].error
+            return IllegalAction("wrong_phase", "A '{action}' is not possible in the {phase} phase.",
+                                 action=kind, phase=state.phase)
+        checker: Checker = MODULE_BY_PHASE[state.phase].check
         return checker(state, seat, action)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -124,7 +135,7 @@ class Thousand(Game[State, Sheet]):
             return []
         module = MODULE_BY_PHASE[state.phase]
         candidates: list[Action] = module.candidates(state, seat)
-        return [a for a in candidates if self.error(state, seat, a) is None]
+        return [a for a in candidates if self.check(state, seat, a) is None]
 
     server_actions: ClassVar[frozenset[str]] = frozenset({RESEED})
     reseeds: ClassVar[bool] = True
@@ -132,14 +143,13 @@ class Thousand(Game[State, Sheet]):
     def apply(self, state: State, seat: int, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         if isinstance(action, Mapping) and action.get("type") == RESEED:
             return self._reseed(state, action), []
-        problem = self.error(state, seat, action)
+        problem = self.check(state, seat, action)
         if problem is not None:
             raise problem
         after = state.copy()
         events: list[Event] = []
         MODULE_BY_PHASE[state.phase].perform(after, seat, action, events)
-        after.__class__ = FrozenState  # freeze(after, FrozenState), written out: after every move
-        return after, events
+        return freeze(after, FrozenState), events
 
     def _reseed(self, state: State, action: Mapping[str, Any]) -> State:
         """A new fair round for the deals shuffled from now on (``fair.RESEED``)."""
@@ -147,8 +157,7 @@ class Thousand(Game[State, Sheet]):
             raise IllegalAction("game_over", "The game is over.")
         after = state.copy()
         after.round = parse_reseed(action)
-        after.__class__ = FrozenState
-        return after
+        return freeze(after, FrozenState)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -197,7 +206,7 @@ class Thousand(Game[State, Sheet]):
         choice: Action
         if phase == "auction":
             choice = {"type": "bid", "value": state.sheet.opening_bid} if state.bid == 0 else {"type": "pass"}
-            if self.error(state, seat, choice) is not None:
+            if self.check(state, seat, choice) is not None:
                 choice = {"type": "look"}
         elif phase == "lottery":
             choice = {"type": "guess", "colour": "red"}
@@ -216,7 +225,7 @@ class Thousand(Game[State, Sheet]):
                 choice = {"type": "give", "cards": {str(o): c for o, c in zip(opponents, low, strict=False)}}
         else:
             playable = [
-                c for c in state.hands[seat] if self.error(state, seat, {"type": "play", "card": c}) is None
+                c for c in state.hands[seat] if self.check(state, seat, {"type": "play", "card": c}) is None
             ]
             choice = {"type": "play", "card": min(playable, key=low_key)}
         return choice

@@ -1,6 +1,7 @@
 """Scoring a deal and the running totals [T3, T13, T16, T18].
 
-The bidder gains or loses exactly the contract (double when blind [T11]); the others score their
+The bidder gains or loses exactly the contract (double when blind [T11]; with ``failed_contract =
+points_taken`` a failure costs the points he took instead); the others score their
 card points and marriages rounded to tens, 0–5 down and 6–9 up (53 → 50, 56 → 60) [T16].
 """
 
@@ -44,6 +45,10 @@ def score_deal(state: State, events: list[Event]) -> None:
                 points[seat] = state.contract * factor
             elif sheet.stock_variant() and not sheet.two_player_minus:
                 points[seat] = 0  # [T18] the 2-player game may be played without subtracting
+            elif sheet.failed_contract == "points_taken":
+                # [T16] the seed read word for word: "on vähennettävä tässä kierroksessa kerätty
+                # pistemäärä" (the points collected in this deal are subtracted), rounded as taken.
+                points[seat] = -round_points(cards[seat] + marriages[seat]) * factor
             else:
                 points[seat] = -state.contract * factor
         else:

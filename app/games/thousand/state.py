@@ -156,6 +156,18 @@ class State:
         """[T17] "800 and stuck": at the limit or above a player may use no options."""
         return self.sheet.stuck_at_800 and self.scores[seat] >= self.sheet.stuck_score
 
+    def barred(self, seat: int, trick: str) -> bool:
+        """[T17] Whether "800 and stuck" bars ``trick`` (``bomb``, ``left_100``, ``redeal``,
+        ``blind`` or ``lottery``) for ``seat`` now: every option, or with ``stuck_bars =
+        named_tricks`` only the seed's list of tricks (bomb, left 100, 17 or less)."""
+        if not self.stuck(seat):
+            return False
+        return self.sheet.stuck_bars == "every_option" or trick in NAMED_TRICKS
+
+
+# [T17] The tricks the seed's "Erityiset korttipelin Tuhat säännöt" lists by name ("temppuja").
+NAMED_TRICKS = frozenset({"bomb", "left_100", "redeal"})
+
 
 @cache
 def _active_order(players: int, dealer: int) -> tuple[int, ...]:

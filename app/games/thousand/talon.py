@@ -58,7 +58,7 @@ def candidates(state: State, seat: int) -> list[Action]:
     return out
 
 
-def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+def check(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
     kind = action["type"]
     if seat != state.bidder:
         return IllegalAction("not_your_turn", "Only the bidder acts now.")
@@ -88,8 +88,9 @@ def bomb_error(state: State, seat: int) -> IllegalAction | None:
     if sheet.bombs_per_game == 0:
         return IllegalAction("no_bombs", "This sheet has no bombs.")
     if state.bombs_used[seat] >= sheet.bombs_per_game:
-        return IllegalAction("no_bombs_left", f"You have used all {sheet.bombs_per_game} bombs of this game.")
-    if state.stuck(seat):
+        return IllegalAction("no_bombs_left", "You have used all {bombs} bombs of this game.",
+                             bombs=sheet.bombs_per_game)
+    if state.barred(seat, "bomb"):
         return IllegalAction("stuck", "At your score you may not throw a bomb (800 and stuck).")
     return None
 
@@ -98,7 +99,7 @@ def cards_error(state: State, seat: int, cards: Any, count: int) -> IllegalActio
     if not isinstance(cards, list) or not all(is_card(c) for c in cards):
         return IllegalAction("bad_cards", "'cards' must be a list of card codes (rank then suit).")
     if len(cards) != count:
-        return IllegalAction("wrong_count", f"Choose exactly {count} cards.")
+        return IllegalAction("wrong_count", "Choose exactly {count} cards.", count=count)
     if len(set(cards)) != len(cards):
         return IllegalAction("duplicate_cards", "A card may be chosen only once.")
     hand = state.hands[seat]
@@ -112,7 +113,7 @@ def give_error(state: State, seat: int, cards: Any) -> IllegalAction | None:
     if not isinstance(cards, Mapping) or sorted(cards) != sorted(str(o) for o in opponents):
         names = ", ".join(f"'{o}'" for o in opponents)
         return IllegalAction(
-            "bad_give", f"'cards' must map each opponent's seat ({names}) to the cards given."
+            "bad_give", "'cards' must map each opponent's seat ({seats}) to the cards given.", seats=names
         )
     count = give_count(state)
     chosen: list[Any] = []
@@ -123,7 +124,7 @@ def give_error(state: State, seat: int, cards: Any) -> IllegalAction | None:
             chosen.append(value)
         else:
             if not isinstance(value, list) or len(value) != count:
-                return IllegalAction("wrong_count", f"Give the opponent a list of {count} cards.")
+                return IllegalAction("wrong_count", "Give the opponent a list of {count} cards.", count=count)
             chosen.extend(value)
     return cards_error(state, seat, chosen, len(opponents) * count)
 

@@ -50,7 +50,7 @@ def candidates(state: State, seat: int) -> list[Action]:
     return out
 
 
-def error(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
+def check(state: State, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:
     if seat != state.turn:
         return IllegalAction("not_your_turn", "It is not your turn to play.")
     card = action.get("card")

@@ -1,6 +1,7 @@
 // The contract between the room page (static/js/room.js) and a game's table module
 // (static/js/tables/<game>.js). A new game's table is written against these types; room.js loads the
-// module named after the game (its TABLES map) and uses nothing else from it.
+// module the server names for the game (Game.table_module, through tables/index.js) and uses nothing
+// else from it.
 //
 // The room page owns: joining, the socket, presence, the lobby, host controls, chat, the action log
 // (it asks the module to word each event), the turn timer, turn alerts (title, sound, vibration,
@@ -47,7 +48,8 @@
  * @property {HTMLElement} dock                 the fixed strip at the bottom (see above)
  * @property {(action: Object) => Promise<Object>} sendAction   resolves with the ack, rejects with {code, message}
  * @property {(seat: number|null) => string} seatName
- * @property {(code: string, message?: string) => string} errorText   a refusal in the page's language
+ * @property {(error: {code: string, message?: string, template?: string, params?: object}) => string} errorText
+ *   a refusal in the page's language, formatted from the catalogue by its template and values
  * @property {(text: string) => void} notice    a short message over the page
  * @property {() => Object|null} room           the last "room" message (seats, capacity, sheet, …)
  * @property {() => Object|null} info           GET /api/rooms/{room}

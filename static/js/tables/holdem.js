@@ -2,6 +2,7 @@
 // own hole cards, betting controls bounded by the legal range, showdown with hand names, sitting
 // out and in, rebuys, the ledger and a hand history to download.
 
+import { keyLabel, moveKey } from "../movekeys.js";
 import { append, h, replace } from "../dom.js";
 import { lang, t, tMaybe, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
@@ -104,7 +105,7 @@ function renderSeat(ui, ctx, view, p, place) {
   if (!p.stack && !p.in_hand && !p.pending_chips) status.push(t("busted"));
   const shownHand = p.cards && p.shown ? shownName(ui, view, p.seat) : null;
   append(el, [
-    h("h3", {}, ctx.seatName(p.seat), marks),
+    h("h2", {}, ctx.seatName(p.seat), marks),
     h("div", { class: "card-row small-cards hole" }, cards),
     h("p", { class: "stack" }, h("span", { class: "muted" }, t("Stack")), " ", h("b", { dataset: { stack: p.seat } }, chips(p.stack))),
     actionLine(ui.shown, p.seat),
@@ -184,12 +185,18 @@ function statusText(ctx, view, state) {
     if (legal.some((a) => a.type === "straddle")) return t("Your turn: straddle?");
     if (hand && hand.actor === view.seat) return t("Your turn.");
   }
-  if (me && me.occupied && !me.stack && !me.in_hand && !me.pending_chips && (state.table || []).some((a) => a.type === "rebuy")) {
+  if (me && me.occupied && busted(me, hand) && !me.pending_chips && (state.table || []).some((a) => a.type === "rebuy")) {
     return t("You are out of chips: buy in again to play the next hand.");
   }
   if (!hand) return t("Waiting for the next hand.");
   if (hand.actor === null || hand.actor === undefined) return "";
   return t("{name}'s turn.", { name: ctx.seatName(hand.actor) });
+}
+
+// Out of chips and not in a hand still being played: a hand that is over (the table waiting for
+// the next deal, or for enough players) leaves its all-in loser with nothing to top up, only to rebuy.
+function busted(me, hand) {
+  return !me.stack && (!me.in_hand || !hand || hand.phase === "over");
 }
 
 function moveButton(type, label, act, extra = {}) {
@@ -205,10 +212,10 @@ function renderControls(ui, view, state, act) {
   const call = legalOf(state, "call");
   const raise = legalOf(state, "raise") || legalOf(state, "bet");
   const allIn = legalOf(state, "all_in");
-  if (fold) parts.push(moveButton("fold", t("Fold"), act, { title: `${t("Fold")} (F)` }));
-  if (check) parts.push(moveButton("check", t("Check"), act, { title: `${t("Check")} (C)` }));
-  if (call) parts.push(moveButton("call", t("Call {n}", { n: chips(call.amount) }), act, { class: "primary", title: `${t("Call")} (C)` }));
-  if (allIn) parts.push(moveButton("all_in", t("All-in {n}", { n: chips(allIn.to) }), act, { title: `${t("All-in")} (A)` }));
+  if (fold) parts.push(moveButton("fold", t("Fold"), act, { title: `${t("Fold")} (${keyLabel("holdem", "fold", "f")})` }));
+  if (check) parts.push(moveButton("check", t("Check"), act, { title: `${t("Check")} (${keyLabel("holdem", "check_call", "c")})` }));
+  if (call) parts.push(moveButton("call", t("Call {n}", { n: chips(call.amount) }), act, { class: "primary", title: `${t("Call")} (${keyLabel("holdem", "check_call", "c")})` }));
+  if (allIn) parts.push(moveButton("all_in", t("All-in {n}", { n: chips(allIn.to) }), act, { title: `${t("All-in")} (${keyLabel("holdem", "all_in", "a")})` }));
   if (raise) parts.push(renderRaise(ui, view, raise, act));
   for (const [type, text] of [
     ["straddle", t("Straddle")], ["no_straddle", t("No straddle")],
@@ -234,7 +241,7 @@ function renderRaise(ui, view, raise, act) {
     "aria-label": t("Amount"), dataset: { role: "raise-amount" }, class: "amount",
   });
   const label = raise.type === "bet" ? t("Bet") : t("Raise to");
-  const go = h("button", { type: "button", class: "primary", dataset: { action: raise.type }, title: `${label} (R)` }, `${label} ${chips(ui.amount)}`);
+  const go = h("button", { type: "button", class: "primary", dataset: { action: raise.type }, title: `${label} (${keyLabel("holdem", "raise", "r")})` }, `${label} ${chips(ui.amount)}`);
   const set = (value) => {
     const v = Math.max(range.min, Math.min(range.max, Math.round(Number(value) || range.min)));
     ui.amount = v;
@@ -282,8 +289,7 @@ function renderTableControls(ctx, view, state, act, download) {
     else if (offered("sit_in") && !(state.legal || []).some((a) => a.type === "sit_in")) parts.push(moveButton("sit_in", t("Sit in"), act));
     const buy = offered("rebuy");
     if (buy && !(state.legal || []).some((a) => a.type === "rebuy")) {
-      const busted = !me.stack && !me.in_hand;
-      parts.push(renderBuy(busted ? "rebuy" : "top_up", buy.min, buy.max, act));
+      parts.push(renderBuy(busted(me, view.hand) ? "rebuy" : "top_up", buy.min, buy.max, act));
     }
   }
   // The replay page draws the table too: the links to the room's history are for live play.
@@ -377,13 +383,14 @@ export function mount(root, ctx) {
       if (!state) return false;
       const key = event.key.toLowerCase();
       const pick = (type) => legalOf(state, type);
-      if (key === "f" && pick("fold")) return act({ type: "fold" }), true;
-      if (key === "c" && (pick("check") || pick("call"))) return act({ type: pick("check") ? "check" : "call" }), true;
-      if (key === "r") {
+      const is = (move, english) => key === moveKey("holdem", move, english);
+      if (is("fold", "f") && pick("fold")) return act({ type: "fold" }), true;
+      if (is("check_call", "c") && (pick("check") || pick("call"))) return act({ type: pick("check") ? "check" : "call" }), true;
+      if (is("raise", "r")) {
         const button = dock.querySelector("button[data-action=raise], button[data-action=bet]");
         if (button) return button.click(), true;
       }
-      if (key === "a" && pick("all_in")) return act({ type: "all_in" }), true;
+      if (is("all_in", "a") && pick("all_in")) return act({ type: "all_in" }), true;
       return false;
     },
   };
@@ -391,10 +398,10 @@ export function mount(root, ctx) {
 
 export function keys() {
   return [
-    ["F", t("Fold")],
-    ["C", t("Check or call")],
-    ["R", t("Bet or raise the chosen amount")],
-    ["A", t("All-in")],
+    [keyLabel("holdem", "fold", "f"), t("Fold")],
+    [keyLabel("holdem", "check_call", "c"), t("Check or call")],
+    [keyLabel("holdem", "raise", "r"), t("Bet or raise the chosen amount")],
+    [keyLabel("holdem", "all_in", "a"), t("All-in")],
   ];
 }
 

@@ -1,6 +1,7 @@
 // The Palace table (Hiina turakas, China Hand, Palace). What can be done comes only from the server's
 // legal action list: a selection of cards is offered as a play only when it equals a legal action.
 
+import { keyLabel, moveKey } from "../movekeys.js";
 import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName, rankLabel, sortCards } from "../cards.js";
@@ -125,7 +126,7 @@ function renderOpponent(ui, ctx, p, shown) {
     dataset: { seat: p.seat },
     "aria-label": ctx.seatName(p.seat),
   },
-  h("h3", {}, ctx.seatName(p.seat), isTurn ? h("span", { class: "tag" }, t("on turn")) : null,
+  h("h2", {}, ctx.seatName(p.seat), isTurn ? h("span", { class: "tag" }, t("on turn")) : null,
     out ? h("span", { class: "tag" }, t("out, place {n}", { n: p.out })) : null,
     ui.model.phase === "swap" && p.ready ? h("span", { class: "tag" }, t("ready")) : null),
   actionLine(shown, p.seat),
@@ -273,7 +274,7 @@ function renderControls(ui, ctx, hand, handlers) {
     buttons.push(h("button", {
       type: "button", class: type === "play" || type === "lay_face_up" ? "primary" : "",
       dataset: { action: type }, disabled: !enabled,
-      title: `${label()} (${key.toUpperCase()})`,
+      title: `${label()} (${keyLabel("palace", type, key)})`,
       onclick: () => (type === "play" ? handlers.playSelection() : action && handlers.act(action)),
     }, n && type === "play" ? t("Play {n}", { n }) : label()));
   }
@@ -288,7 +289,7 @@ function renderControls(ui, ctx, hand, handlers) {
     const action = handlers.matching("swap");
     buttons.push(h("button", {
       type: "button", dataset: { action: "swap" }, disabled: !action,
-      title: `${t("Swap")} (S)`, onclick: () => action && handlers.act(action),
+      title: `${t("Swap")} (${keyLabel("palace", "swap", "s")})`, onclick: () => action && handlers.act(action),
     }, t("Swap")));
   }
   for (const [type, key, label] of SIMPLE) {
@@ -296,7 +297,7 @@ function renderControls(ui, ctx, hand, handlers) {
     if (!action) continue;
     buttons.push(h("button", {
       type: "button", dataset: { action: type }, class: type === "ready" ? "primary" : "",
-      title: `${label()} (${key.toUpperCase()})`, onclick: () => handlers.act(action),
+      title: `${label()} (${keyLabel("palace", type, key)})`, onclick: () => handlers.act(action),
     }, label()));
   }
   if (legalOf(ui, "play_face_down").length) {
@@ -307,6 +308,7 @@ function renderControls(ui, ctx, hand, handlers) {
 
 // The keys of keys(): a digit chooses a card, P or Enter plays the choice, letters make the moves.
 function handleKey(ui, ctx, handlers, event) {
+  const is = (move, english) => key === moveKey("palace", move, english);
   if (!ui.model || ctx.seat === null) return false;
   const key = event.key.toLowerCase();
   if (/^[1-9]$/.test(key)) {
@@ -326,25 +328,25 @@ function handleKey(ui, ctx, handlers, event) {
     handlers.draw();
     return true;
   }
-  if (key === "enter" || key === "p") {
+  if (key === "enter" || is("play", "p")) {
     if (document.activeElement && document.activeElement.tagName === "BUTTON" && key === "enter") return false;
     handlers.playSelection();
     return true;
   }
-  if (key === "s") {
+  if (is("swap", "s")) {
     const swap = handlers.matching("swap");
     if (swap) handlers.act(swap);
     return Boolean(swap);
   }
   for (const [type, letter] of [...WITH_CARDS.slice(2)]) {
-    if (key === letter) {
+    if (is(type, letter)) {
       const action = handlers.matching(type);
       if (action) handlers.act(action);
       return Boolean(action);
     }
   }
   for (const [type, letter] of SIMPLE) {
-    if (key === letter) {
+    if (is(type, letter)) {
       const action = legalOf(ui, type)[0];
       if (action) handlers.act(action);
       return Boolean(action);
@@ -511,14 +513,18 @@ export function mount(root, ctx) {
 export function keys() {
   return [
     ["1–9", t("Choose the card at that place in your hand")],
-    ["P / Enter", t("Play the chosen cards")],
+    [`${keyLabel("palace", "play", "p")} / Enter`, t("Play the chosen cards")],
     ["Esc", t("Clear the choice")],
-    ["D", t("Draw a card")],
-    ["U", t("Pick up the pile")],
-    ["B / K", t("Burn the pile / leave it")],
-    ["S", t("Swap")],
-    ["R", t("Ready")],
-    ["Y", t("Play the drawn card")],
+    [keyLabel("palace", "draw", "d"), t("Draw a card")],
+    [keyLabel("palace", "pick_up", "u"), t("Pick up the pile")],
+    [`${keyLabel("palace", "burn", "b")} / ${keyLabel("palace", "keep", "k")}`, t("Burn the pile / leave it")],
+    [keyLabel("palace", "pass", "n"), t("Pass")],
+    [keyLabel("palace", "swap", "s"), t("Swap")],
+    [keyLabel("palace", "ready", "r"), t("Ready")],
+    [keyLabel("palace", "play_drawn", "y"), t("Play the drawn card")],
+    [keyLabel("palace", "cut_in", "c"), t("Cut in")],
+    [keyLabel("palace", "add", "a"), t("Add")],
+    [keyLabel("palace", "lay_four", "l"), t("Lay four aside")],
   ];
 }
 

@@ -21,7 +21,7 @@ export async function sendMove(dock, ctx, action) {
     await ctx.sendAction(action);
     return true;
   } catch (error) {
-    showRefusal(dock, ctx, ctx.errorText(error.code, error.message));
+    showRefusal(dock, ctx, ctx.errorText(error));
     return false;
   }
 }

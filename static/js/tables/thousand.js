@@ -1,6 +1,7 @@
 // The Thousand (Tuhat) table: the auction offering only legal bids, the talon, giving or laying aside
 // cards, tricks with trump and marriages, and the score sheet with totals and bombs.
 
+import { keyLabel, moveKey } from "../movekeys.js";
 import { h, replace } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { cardEl, cardName } from "../cards.js";
@@ -104,7 +105,7 @@ function renderOpponent(ctx, view, seat, shown) {
   const marriages = (view.marriages[seat] || []).map((s) => `${SUIT_SIGN[s]}`).join(" ");
   const sitting = view.active && !view.active.includes(seat);
   return h("section", { class: `seat-box${acting ? " turn" : ""}`, dataset: { seat } },
-    h("h3", {}, ctx.seatName(seat), seat === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
+    h("h2", {}, ctx.seatName(seat), seat === view.dealer ? h("span", { class: "tag" }, t("dealer")) : null,
       view.phase === "auction" && passed ? h("span", { class: "tag" }, t("passed")) : null,
       view.stuck && view.stuck[seat] ? h("span", { class: "tag" }, t("800 and stuck")) : null),
     actionLine(shown, seat),
@@ -126,7 +127,7 @@ function renderCenter(ctx, view) {
   }
   const trick = (view.trick || []).map(([seat, card]) => h("div", { class: "card-stack" }, cardEl(card), h("span", { class: "muted" }, ctx.seatName(seat))));
   const last = (view.last_trick || []).map(([, card]) => cardEl(card));
-  return h("section", { class: "center", "aria-label": t("Table") },
+  return h("section", { class: "center", "aria-label": t("Middle of the table") },
     talonCards.length ? h("div", { class: "card-stack talon" }, h("div", { class: "card-row small-cards" }, talonCards), h("span", { class: "muted" }, t("Talon"))) : null,
     view.stock ? h("div", { class: "card-stack" }, cardEl(null), h("span", { class: "muted" }, t("Stock")), h("span", { class: "count" }, view.stock)) : null,
     h("div", { class: "trick" }, trick.length ? trick : h("span", { class: "empty-slot" }, t("Trick"))),
@@ -236,8 +237,8 @@ function renderScoreSheet(ctx, view) {
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Contract")), seats.map((s) => h("th", {}, ctx.seatName(s))))),
       h("tbody", {}, rows),
       h("tfoot", {},
-        h("tr", {}, h("th", {}, ""), h("th", {}, t("Bombs used")), seats.map((s) => h("td", {}, `${view.bombs_used[s]}/${view.bombs_per_game}`))),
-        h("tr", { class: "totals" }, h("th", {}, ""), h("th", {}, t("Total")), seats.map((s) => h("th", { dataset: { total: s } }, String(view.scores[s])))))));
+        h("tr", {}, h("td", {}, ""), h("th", {}, t("Bombs used")), seats.map((s) => h("td", {}, `${view.bombs_used[s]}/${view.bombs_per_game}`))),
+        h("tr", { class: "totals" }, h("td", {}, ""), h("th", {}, t("Total")), seats.map((s) => h("th", { dataset: { total: s } }, String(view.scores[s])))))));
 }
 
 function renderHand(ui, ctx, state, clickCard) {
@@ -360,12 +361,13 @@ export function mount(root, ctx) {
         return true;
       }
       const pass = legalOf(ui.state, "pass")[0];
-      if (key === "n" && pass) return act(pass), true;
-      if (key === "b") {
+      const is = (move, english) => key === moveKey("thousand", move, english);
+      if (is("pass", "n") && pass) return act(pass), true;
+      if (is("bid", "b")) {
         const button = dock.querySelector("button[data-action=bid]");
         if (button) return button.click(), true;
       }
-      if (key === "t" && legalOf(ui.state, "take_talon").length === 1) return act(legalOf(ui.state, "take_talon")[0]), true;
+      if (is("take_talon", "t") && legalOf(ui.state, "take_talon").length === 1) return act(legalOf(ui.state, "take_talon")[0]), true;
       return false;
     },
   };
@@ -374,9 +376,9 @@ export function mount(root, ctx) {
 export function keys() {
   return [
     ["1–9, 0", t("Choose or play the card at that place in your hand")],
-    ["B", t("Bid")],
-    ["N", t("Pass")],
-    ["T", t("Take the talon")],
+    [keyLabel("thousand", "bid", "b"), t("Bid")],
+    [keyLabel("thousand", "pass", "n"), t("Pass")],
+    [keyLabel("thousand", "take_talon", "t"), t("Take the talon")],
     ["Esc", t("Clear the choice")],
   ];
 }

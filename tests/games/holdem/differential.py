@@ -135,6 +135,9 @@ def ours_new(sc: dict[str, Any]) -> Ours:
             "max_hands": 1,
             "raise_cap": 4,
             "heads_up_uncapped": sc["heads_up_uncapped"],
+            # pokerkit deals heads-up from the big blind (the rulebooks' order), the seed from the
+            # small blind (H10): the same deck gives the same holes only in pokerkit's order.
+            "heads_up_deal": "big_blind_first",
         }
     )
     # Seat 0 holds the button; seat i is player i in pokerkit's order after the rotation below.

@@ -27,6 +27,17 @@ def visible_cards(state: State, seat: int | None) -> set[str]:
         seen.update(state.last["board"], state.last["board2"])
         for cards in state.last["shown"].values():
             seen.update(cards)
+    # Cards tabled in an earlier hand stay public (a hand may be shown after it ends and the next
+    # one finish in the same move, so ``last`` alone no longer holds them).
+    for record in state.history:
+        for holes, shown in zip(record["holes"], record["shown"], strict=True):
+            if shown:
+                seen.update(holes)
+        seen.update(record["board2"])
+        for line in record["actions"]:
+            if line.startswith("d db "):
+                cards = line[5:]
+                seen.update(cards[i : i + 2] for i in range(0, len(cards), 2))
     return seen
 
 

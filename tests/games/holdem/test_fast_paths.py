@@ -64,16 +64,16 @@ def test_pots_shortcut_matches_the_layering() -> None:
         assert pots(cast(Hand, h)) == _layered_pots(players, committed, antes, folded)
 
 
-def test_clone_copies_every_field_and_owns_the_changed_lists() -> None:
-    # clone() sets the slots of an empty instance instead of calling __init__: every field must
+def test_copy_copies_every_field_and_owns_the_changed_lists() -> None:
+    # copy() sets the slots of an empty instance instead of calling __init__: every field must
     # come across, the lists a move changes in place must be fresh copies, and nothing may
     # depend on __init__ having run.
     assert not hasattr(State, "__post_init__") and not hasattr(Hand, "__post_init__")
     sheet = HOLDEM.sheet({"seats": 6})
-    state = HOLDEM.new(sheet, 6, seed="clone")
+    state = HOLDEM.new(sheet, 6, seed="copy")
     rng = random.Random(7)
     for _ in range(40):
-        copy = state.clone()
+        copy = state.copy()
         assert type(copy) is State and isinstance(state, FrozenState)
         for f in dataclasses.fields(State):
             if f.name != "hand":

@@ -262,7 +262,8 @@ def test_h19_tda16_called_all_in_on_the_river_all_hands_face_up(showdown: str) -
     all-in and all betting action is complete" — also when the all-in is called on the river: the
     losing all-in is tabled, never mucked, and `ask` offers no muck."""
     board = ["2c", "7d", "9s", "Jc", "3h"]
-    s = table({**ONE, "showdown": showdown}, 3, deck=deck_for(["QhQd", "KhKd", "4s5s"], board))
+    always = {**ONE, "showdown": showdown, "all_in_tabled": "always"}
+    s = table(always, 3, deck=deck_for(["QhQd", "KhKd", "4s5s"], board))
     s = act(s, (0, {"type": "fold"}), (1, {"type": "call"}), (2, {"type": "check"}))
     for _ in range(2):
         s = act(s, (1, {"type": "check"}), (2, {"type": "check"}))
@@ -341,8 +342,9 @@ def test_h19_showdown_order_last_aggressor_or_left_of_button_losers_muck() -> No
     assert {"type": "muck"} in HOLDEM.legal_actions(s, 1)
     s = act(s, (1, {"type": "muck"}))
     assert HOLDEM.legal_actions(s, 2) == [{"type": "show"}]  # the last hand in the pot must show
-    # All-in and no more betting: every hand is turned up at once, before the board.
-    s = table(ONE, 3, deck=deck_for(["KhKd", "QhQd", "4s5s"], board))
+    # All-in and no more betting (with every hand tabled, as in tournaments): every hand is
+    # turned up at once, before the board.
+    s = table({**ONE, "all_in_tabled": "always"}, 3, deck=deck_for(["KhKd", "QhQd", "4s5s"], board))
     s = act(s, (0, {"type": "all_in"}), (1, {"type": "call"}))
     s, events = HOLDEM.apply(s, 2, {"type": "call"})
     kinds_seen = [e.type for e in events]

@@ -89,7 +89,7 @@ def _playout(options: dict[str, Any], preset: str, players: int, seed: int) -> i
 
 
 def test_cash_table_actions_list_exactly_what_apply_accepts() -> None:
-    options = {"seats": 5, "max_hands": 10, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40}
+    options = {"seats": 5, "max_hands": 14, "buy_in_min": 20, "buy_in_max": 100, "buy_in_default": 40}
     assert _playout(options, "cash-nl-1-2", 3, 1) > 20
 
 

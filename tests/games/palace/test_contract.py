@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import ast
 import json
 import random
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
-from app.games import get
 from app.games.base import IllegalAction
 from app.games.palace import PRESETS, game
 from app.games.palace.table import BY_RANK, Table
+from app.registry import get
 from tests.games.palace.helpers import deal, play, sheet, table_deck
 
 
@@ -27,8 +25,7 @@ def test_sheet_schema_is_json_with_three_languages() -> None:
     json.dumps(schema)
     assert schema["properties"]["low_card"]["enum"] == ["7", "9", "none"]
     for prop in schema["properties"].values():
-        assert prop["description"] == prop["i18n"]["en"]
-        assert all(prop["i18n"][lang] for lang in ("en", "et", "fi"))
+        assert prop["description"]  # English; et and fi come from the catalogues (tests/web)
 
 
 def test_swap_phase_to_act_waiting_for_and_timeouts() -> None:
@@ -94,21 +91,6 @@ def test_view_is_json_and_complete_for_a_browser_table() -> None:
     assert {"hand_size", "face_up", "face_down", "face_down_count", "known_hand", "out"} <= set(
         v["players"][0]
     )
-
-
-def test_engine_imports_nothing_outside_the_games_package() -> None:
-    root = Path(__file__).resolve().parents[3] / "app" / "games" / "palace"
-    allowed = {"__future__", "collections", "dataclasses", "itertools", "typing", "pydantic"}
-    for path in root.glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for name in names:
-                assert name.startswith("app.games") or name.split(".")[0] in allowed, (path.name, name)
 
 
 def broad_moves(t: Table, seat: int) -> list[dict[str, Any]]:

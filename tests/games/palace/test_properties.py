@@ -2,8 +2,9 @@
 2–5 players, plus Palace's own invariants: one source of legality, the known-card bookkeeping, the
 timeout move, and that every game ends.
 
-The default run plays a few hundred deep-checked games and more cheap ones; set PALACE_GAMES=10 (a
-multiplier) for a long run of thousands.
+The default run plays a part of each case (a few deep-checked games and more cheap ones); the
+thorough run (``HOUSERULES_THOROUGH=1``, tests marked ``slow``) plays them whole, a few hundred
+deep-checked games; set PALACE_GAMES=10 (a multiplier of the thorough run) for thousands.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from app.games.palace import PRESETS, RuleSheet, game
 from app.games.palace.table import Table
 from tests.games.palace.helpers import all_cards, known_is_subset, visible_cards
 from tests.games.properties import PropertyCase, cards_in, play_random_game
+
+# About 30 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(30)
 
 SCALE = int(os.environ.get("PALACE_GAMES", "1"))
 
@@ -82,19 +86,27 @@ PRESET_CASES = [
 ]
 
 
+# The default run plays the first games of each case; the thorough run all of them (the quick
+# part again, with the same seeds: a thorough run is a superset of a quick one).
+RUNS = [pytest.param(False, id="quick"), pytest.param(True, id="thorough", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("thorough", RUNS)
 @pytest.mark.parametrize(("preset", "players"), PRESET_CASES)
-def test_properties_presets(preset: str, players: int) -> None:
+def test_properties_presets(preset: str, players: int, thorough: bool) -> None:
     sheet = PRESETS[preset]
     rng = random.Random(f"{preset}/{players}")
-    for i in range(20 * SCALE):
-        result = play_random_game(case(sheet, players), f"{preset}-{players}-{i}", rng, deep=i < 4 * SCALE)
+    games, deep = (20 * SCALE, 4 * SCALE) if thorough else (4, 1)
+    for i in range(games):
+        result = play_random_game(case(sheet, players), f"{preset}-{players}-{i}", rng, deep=i < deep)
         assert game.outcome(result.state) is not None
         assert known_is_subset(result.state)
 
 
+@pytest.mark.parametrize("thorough", RUNS)
 @pytest.mark.parametrize("chunk", range(8))
-def test_properties_option_combinations(chunk: int) -> None:
-    for k, (sheet, players) in enumerate(random_sheets(28 * SCALE, chunk)):
+def test_properties_option_combinations(chunk: int, thorough: bool) -> None:
+    for k, (sheet, players) in enumerate(random_sheets(28 * SCALE if thorough else 6, chunk)):
         rng = random.Random(f"combo/{chunk}/{k}")
         result = play_random_game(case(sheet, players), f"combo-{chunk}-{k}", rng, deep=k % 2 == 0)
         outcome = game.outcome(result.state)

@@ -86,6 +86,19 @@ def test_p9_drawing_ends_the_turn() -> None:
     assert t.players[1].hand == ("2s", "3d", "3s", "9c", "Kd") and t.pile == () and t.turn == 0
 
 
+def test_p9_drawing_ends_the_turn_and_the_pile_stays() -> None:
+    """The Estonian matrix: "Pärast tõmbamist | sobiva kaardi võib kohe käia | tõmbamine lõpetab
+    käigu" (after drawing: a fitting card may be played at once / drawing ends the turn), read
+    plainly with `draw_and_pass`: one card is drawn into the hand, the pile stays, the next plays."""
+    t = deal([["9c", "4h", "5h"], ["3s", "3d", "2s"]], stock=["Ac", "Kd", "6d"], when_stuck="draw_and_pass")
+    t, _ = play(t, 0, {"type": "play", "cards": ["9c"]})
+    t, events = play(t, 1, {"type": "draw"})
+    assert kinds(events) == ["drew", "drew_cards"]
+    assert t.players[1].hand == ("2s", "3d", "3s", "Kd") and t.pile == ("9c",) and t.turn == 0
+    assert t.decision is None and t.drawn is None
+    assert "Kd" not in str(game.view(t, 0)) and "Kd" not in str(game.view(t, None))
+
+
 def test_p9_pick_up_at_once() -> None:
     t = deal([["9c", "4h", "5h"], ["3s", "3d", "2s"]], stock=["Ac", "Kd", "6d"], when_stuck="pick_up")
     t, _ = play(t, 0, {"type": "play", "cards": ["9c"]})

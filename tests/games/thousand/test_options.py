@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.games import get
 from app.games.base import IllegalAction
 from app.games.cards import SeededRandom
 from app.games.thousand import game
 from app.games.thousand.rules import DECK, POINTS, PRESETS
+from app.registry import get
 from tests.games.thousand.helpers import after_give, play, start
 
 BID = {"type": "bid", "value": 100}

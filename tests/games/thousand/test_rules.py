@@ -628,6 +628,43 @@ def test_t17_eight_hundred_and_stuck() -> None:
     assert game.legal_actions(blind, 0) == [{"type": "look"}]
 
 
+def test_t17_named_tricks_leave_blind_bids_and_the_lottery_open() -> None:
+    """The seed lists its tricks ("voit käyttää pelissä näitä temppuja": Jätetty 100, Pommi, 800 ja
+    jumissa, 17 tai vähemmän) and says a stuck player "ei voi käyttää muita temppuja" (may use no
+    other tricks). Blind bidding and the nine lottery are told elsewhere in the seed, not in that
+    list: `every_option` (every preset) bars them too, `named_tricks` leaves them open."""
+    weak = [list(WEAK[0][:7]), list(WEAK[1][:7]), list(WEAK[2][:7])]
+    talon = [WEAK[0][7], WEAK[1][7], WEAK[2][7]]
+    assert all(game.presets[name].stuck_bars == "every_option" for name in game.presets)
+    stuck = {"stuck_at_800": True, "stuck_score": 0}
+    lottery = {"nine_lottery": True, **stuck}
+    barred = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], **lottery)
+    refused(barred, 1, {"type": "lottery", "nine": "9h"}, "stuck")
+    named = start([["Tc"], NINES3, ["Td"]], ["Th", "Ts", "Kc"], stuck_bars="named_tricks", **lottery)
+    assert game.to_act(named) == [0, 1]
+    assert play(named, (1, {"type": "lottery", "nine": "9h"})).phase != "auction"
+    blind = start(weak, talon, blind_bidding=True, stuck_bars="named_tricks", **stuck)
+    assert {"type": "bid", "value": 100} in game.legal_actions(blind, 0)
+    assert play(blind, (0, BID)).bid_blind
+    # The named tricks stay barred: no bomb.
+    state = play(start(weak, talon, stuck_bars="named_tricks", **stuck), (0, BID), (1, PASS), (2, PASS))
+    state = play(state, (0, {"type": "take_talon"}))
+    refused(state, 0, {"type": "bomb"}, "stuck")
+
+
+def test_t16_failed_contract_costs_the_points_taken_when_read_word_for_word() -> None:
+    """The seed: "Jos hän ei kerää niitä – kokonaispistemäärästä … on vähennettävä tässä kierroksessa
+    kerätty pistemäärä" (if he does not collect them, the points collected in this deal are taken
+    from his total). Every preset reads it as the bid (the amount he set out to collect: the seed's
+    example speaks of "alussa panostetun pisteiden määrän"); `points_taken` subtracts what he took."""
+    contract = finish_deal(after_give(*WEAK))
+    taken = finish_deal(after_give(*WEAK, failed_contract="points_taken"))
+    row = taken.rows[-1]
+    assert not row["made"] and contract.scores[0] == -100
+    assert taken.scores[0] == -round_points(row["card_points"][0] + row["marriages"][0])
+    assert taken.scores[1:] == contract.scores[1:]
+
+
 def test_t18_two_players_stock_draw_after_each_trick() -> None:
     s = sheet(players=2, two_player_contract=120, two_player_minus=False)
     deck = [

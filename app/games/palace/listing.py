@@ -1,0 +1,300 @@
+"""The legal moves of Palace: every move a seat may make now (P4–P23), listed.
+
+The listing is the table ``engine.check`` reads: a move is legal exactly when it is listed (in
+canonical form, ``canonical``). Tables never change, so the latest tables' listings are
+remembered (``listed``), and ``legal_actions`` and the ``apply`` that follows share one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from app.games import cards as cardlib
+from app.games.base import Action
+from app.games.palace.pile import active_card, fits, top_run
+from app.games.palace.table import BY_RANK, VALUE, Player, Table
+
+NO_OUT_RANKS = frozenset("2TA")  # P23
+
+
+def _groups(cards: Sequence[str]) -> dict[str, list[str]]:
+    """Cards by rank, in rank order (hands are sorted, so groups come out sorted too)."""
+    out: dict[str, list[str]] = {}
+    for c in cards:
+        out.setdefault(c[0], []).append(c)
+    return out
+
+
+def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
+    """Every distinct choice of ``low``..``high`` cards out of ``cards`` (twins counted once)."""
+    out: list[list[str]] = []
+    twins = len(set(cards)) != len(cards)
+    seen: set[tuple[str, ...]] = set()
+    for k in range(max(low, 1), min(high, len(cards)) + 1):
+        for combo in combinations(cards, k):
+            if twins:
+                if combo in seen:
+                    continue
+                seen.add(combo)
+            out.append(list(combo))
+    return out
+
+
+def goes_out_on_special(t: Table, p: Player, rank: str, count: int) -> bool:
+    """P23: would playing ``count`` cards of ``rank`` leave this player with nothing at all?"""
+    return t.sheet.no_out_on_special and rank in NO_OUT_RANKS and not t.stock and p.card_count() == count
+
+
+def held(hand: tuple[str, ...], cards: list[str]) -> bool:
+    rest = list(hand)
+    for c in cards:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return False
+    return True
+
+
+def _source(p: Player) -> str:
+    """Where the player's next card comes from (P18, P20, P21): hand, then face-up, then face-down."""
+    if p.hand:
+        return "hand"
+    if any(c is not None for c in p.face_up):
+        return "face_up"
+    return "face_down"
+
+
+def plays(t: Table, seat: int) -> list[Action]:
+    """Every play the seat on turn may make from its current source."""
+    p = t.players[seat]
+    sheet = t.sheet
+    active = active_card(sheet, t.pile)
+    out: list[Action] = []
+    source = _source(p)
+    if source == "hand":
+        for rank, group in _groups(p.hand).items():
+            if not fits(sheet, rank, active) or (t.opening_rank is not None and rank != t.opening_rank):
+                continue
+            for cards in _sub_multisets(group, 1, len(group)):
+                if not goes_out_on_special(t, p, rank, len(cards)):
+                    out.append({"type": "play", "cards": cards})
+    elif source == "face_up":
+        slots: dict[str, list[int]] = {}
+        for i, c in enumerate(p.face_up):
+            if c is not None:
+                slots.setdefault(c[0], []).append(i)
+        for rank in sorted(slots, key=VALUE.__getitem__):
+            if not fits(sheet, rank, active):
+                continue
+            idx = slots[rank]
+            for k in range(1, len(idx) + 1):
+                for combo in combinations(idx, k):
+                    if not goes_out_on_special(t, p, rank, k):
+                        out.append({"type": "play_face_up", "indexes": list(combo)})
+    else:
+        for i, c in enumerate(p.face_down):
+            if c is not None:
+                out.append({"type": "play_face_down", "index": i})
+    return out
+
+
+def _stuck_moves(t: Table, seat: int, can_play: bool) -> list[Action]:
+    """Draw, pick up or pass: what a seat on turn may do instead of playing (P9, P10, P11, P23)."""
+    p = t.players[seat]
+    sheet = t.sheet
+    if t.pile:
+        if can_play and not sheet.voluntary_pick_up:
+            return []  # P10: you must play if you can
+        if sheet.when_stuck != "pick_up" and t.stock and p.hand:
+            return [{"type": "draw"}]
+        return [{"type": "pick_up"}]
+    if not can_play:
+        return [{"type": "pass"}]
+    return []
+
+
+def drawn_moves(t: Table, seat: int) -> list[Action]:
+    p = t.players[seat]
+    drawn = t.drawn
+    assert drawn is not None
+    ok = fits(t.sheet, drawn[0], active_card(t.sheet, t.pile)) and not goes_out_on_special(t, p, drawn[0], 1)
+    out: list[Action] = []
+    if ok:
+        out.append({"type": "play_drawn"})
+    if not ok or t.sheet.voluntary_pick_up:
+        out.append({"type": "pick_up"})
+    return out
+
+
+def _cut_ins(t: Table, seat: int) -> list[Action]:
+    """P16 (wikihow variant): complete the four on top of the pile from the hand, out of turn."""
+    rank, count = top_run(t.pile)
+    if rank is None or rank == "X" or count >= 4:
+        return []
+    p = t.players[seat]
+    group = [c for c in p.hand if c[0] == rank]
+    need = 4 - count
+    if len(group) < need:
+        return []
+    return [
+        {"type": "cut_in", "cards": cards}
+        for cards in _sub_multisets(group, need, len(group))
+        if not goes_out_on_special(t, p, rank, len(cards))
+    ]
+
+
+def _adds(t: Table, seat: int) -> list[Action]:
+    """P17: the cards just drawn of the rank just played, while the next player has not moved."""
+    p = t.players[seat]
+    cards = [c for c in t.add_cards]
+    if not cards:
+        return []
+    return [
+        {"type": "add", "cards": sub}
+        for sub in _sub_multisets(cards, 1, len(cards))
+        if not goes_out_on_special(t, p, sub[0][0], len(sub))
+    ]
+
+
+def _fours(t: Table, seat: int) -> list[Action]:
+    """P16 (et matrix): four of a kind held in hand may be laid aside at any time."""
+    p = t.players[seat]
+    out: list[Action] = []
+    for rank, group in _groups(p.hand).items():
+        if rank == "X" or len(group) < 4:
+            continue
+        for cards in _sub_multisets(group, 4, 4):
+            if not goes_out_on_special(t, p, rank, 4):
+                out.append({"type": "lay_four", "cards": cards})
+    return out
+
+
+def _out_of_turn(t: Table, seat: int) -> list[Action]:
+    """Moves a seat may make whether or not it is on turn (never while a decision is owed)."""
+    sheet = t.sheet
+    out: list[Action] = []
+    if seat != t.turn:
+        if sheet.cut_in:
+            out.extend(_cut_ins(t, seat))
+        if sheet.add_drawn and t.add_seat == seat:
+            out.extend(_adds(t, seat))
+    if sheet.four_from_hand:
+        out.extend(_fours(t, seat))
+    return out
+
+
+def _swap_moves(t: Table, seat: int) -> list[Action]:
+    p = t.players[seat]
+    if p.ready:
+        return []
+    if t.sheet.deal == "choose_from_six" and all(c is None for c in p.face_up):
+        return [{"type": "lay_face_up", "cards": cards} for cards in _sub_multisets(list(p.hand), 3, 3)]
+    out: list[Action] = []
+    for card in dict.fromkeys(p.hand):
+        for i, up in enumerate(p.face_up):
+            if up is not None and up != card:
+                out.append({"type": "swap", "card": card, "index": i})
+    out.append({"type": "ready"})
+    return out
+
+
+# The latest tables' legal moves by (table id, seat), each entry holding its table (so the id is
+# not reused while remembered). A server with many tables between a view's ``legal_actions`` and
+# the ``apply`` that follows (other rooms' moves come in between) still computes them once.
+_LEGAL_MEMO: dict[tuple[int, int], tuple[Table, list[Action]]] = {}
+_LEGAL_MEMO_SIZE = 512
+
+
+def listed(t: Table, seat: int) -> list[Action]:
+    """The moves ``seat`` may make now, remembered for the latest tables asked: the list must not
+    be changed (``engine.legal_actions`` hands out a copy)."""
+    key = (id(t), seat)
+    found = _LEGAL_MEMO.get(key)
+    if found is not None and found[0] is t:
+        return found[1]
+    out = _listing(t, seat)
+    if len(_LEGAL_MEMO) >= _LEGAL_MEMO_SIZE:
+        _LEGAL_MEMO.clear()  # one step (a replay in another thread may use the memo meanwhile)
+    _LEGAL_MEMO[key] = (t, out)
+    return out
+
+
+def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
+    """The form ``legal_actions`` lists a move in: cards in hand order, slot indexes ascending."""
+    out = dict(action)
+    cards = out.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) and cardlib.is_card(c) for c in cards):
+        out["cards"] = sorted(cards, key=BY_RANK)
+    indexes = out.get("indexes")
+    if isinstance(indexes, list) and all(type(i) is int for i in indexes):
+        out["indexes"] = sorted(indexes)
+    return out
+
+
+def _listing(t: Table, seat: int) -> list[Action]:
+    if t.phase == "over" or not isinstance(seat, int) or not 0 <= seat < len(t.players):
+        return []
+    if t.phase == "swap":
+        return _swap_moves(t, seat)
+    if seat in t.out:
+        return []
+    if t.decision is not None:
+        if seat != t.turn:
+            return []
+        if t.decision == "burn":
+            return [{"type": "burn"}, {"type": "keep"}]
+        return drawn_moves(t, seat)
+    out: list[Action] = []
+    if seat == t.turn:
+        playable = plays(t, seat)
+        out.extend(playable)
+        out.extend(_stuck_moves(t, seat, bool(playable)))
+    out.extend(_out_of_turn(t, seat))
+    return out
+
+
+def to_act(t: Table) -> list[int]:
+    """Every seat with a move now: the seat on turn and any seat with an out-of-turn move.
+
+    The out-of-turn part tells what a seat holds, so it is for the server and bots only; the
+    public "whom do we wait for" is the view's ``waiting_for``.
+    """
+    if t.phase == "over":
+        return []
+    if t.phase == "swap":
+        return [s for s, p in enumerate(t.players) if not p.ready]
+    if t.decision is not None:
+        return [t.turn]
+    seats = [t.turn]
+    sheet = t.sheet
+    if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+        for s in range(len(t.players)):
+            if s != t.turn and s not in t.out and _out_of_turn(t, s):
+                seats.append(s)
+    return seats
+
+
+def timeout_action(t: Table, seat: int) -> Action | None:
+    """The move made for a seat whose timer runs out.
+
+    Ready, keep, pick up, draw or pass when legal, else the lowest play.
+    """
+    legal = listed(t, seat)
+    if not legal:
+        return None
+    if t.phase == "swap":
+        if {"type": "ready"} in legal:
+            return {"type": "ready"}
+        # Choose-from-six: lay 2s, 10s and then the highest cards face-up (the wikihow's advice).
+        best = sorted(t.players[seat].hand, key=lambda c: (c[0] in "2T", VALUE[c[0]]))[-3:]
+        action: Action = {"type": "lay_face_up", "cards": sorted(best, key=BY_RANK)}
+        return action if action in legal else legal[-1]
+    if seat != t.turn:
+        return None
+    for preferred in ("keep", "pick_up", "draw", "pass"):
+        if {"type": preferred} in legal:
+            return {"type": preferred}
+    return legal[0]
+

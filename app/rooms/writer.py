@@ -1,0 +1,151 @@
+"""The writer: every room's commit goes through one task (group commit; SQLite has one writer
+anyway). Changes from many rooms are written several to a transaction: each room waits for its
+own, and a failed batch is retried change by change, so one room's version conflict never fails
+another room's move. With PostgreSQL the plain moves and deals of a batch go in one statement on the
+writer's own connection, and every commit tells the other instances which rooms changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.store import queries
+from app.store.notify import CHANNEL, notify
+from app.store.queries import VersionConflict
+
+log = logging.getLogger(__name__)
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    # A waiter may have been cancelled (its socket closed); the commit stands regardless, and
+    # that room reloads from the database at its next move (version conflict).
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+class StoreWriter:
+    """Stores the rooms' commits (app/rooms/port.py's ``Writer``)."""
+
+    def __init__(self, engine: AsyncEngine, instance: str, announces: bool) -> None:
+        self.engine = engine
+        self.instance = instance
+        # PostgreSQL: instances sharing the database are told of changed rooms (LISTEN/NOTIFY).
+        self.announces = announces
+        self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        # PostgreSQL: the writer's own asyncpg connection for plain moves (one statement a batch).
+        self._pg: Any = None
+
+    async def announce(self, conn: AsyncConnection, room_ids: Iterable[str]) -> None:
+        """Within a transaction: tell the other instances these rooms changed (PostgreSQL only)."""
+        if self.announces:
+            await notify(conn, self.instance, room_ids)
+
+    async def stop(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
+        if self._pg is not None:
+            with contextlib.suppress(Exception):
+                await self._pg.close()
+
+    async def commit(self, change: queries.Commit) -> None:
+        """Store one room's change; returns once it is committed (raises if it was not).
+
+        Changes from many rooms are written by one writer task, several to a transaction (group
+        commit): each room waits for its own, and a failed batch is retried change by change, so
+        one room's version conflict never fails another room's move.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((change, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 256:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._write(batch)
+            except Exception as error:  # the writer must live on whatever happens
+                for _, future in batch:
+                    _settle(future, error)
+
+    async def _pg_connection(self) -> Any:
+        if self._pg is None or self._pg.is_closed():
+            import asyncpg  # type: ignore[import-untyped]
+
+            self._pg = await asyncpg.connect(
+                self.engine.url.render_as_string(hide_password=False).replace("postgresql+asyncpg://",
+                                                                              "postgresql://"))
+        return self._pg
+
+    async def _write_in_one_statement(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]
+                            ) -> list[tuple[queries.Commit, asyncio.Future[None]]]:
+        """PostgreSQL: store the batch's moves and deals in one statement on the writer's connection,
+        settling their waiters; returns what is left for the general path (with the moves of a
+        statement that failed, which changed nothing: a retried message id the log already holds,
+        say, is then answered as usual)."""
+        single = [(change, future) for change, future in batch if change.one_statement]
+        if not single:
+            return batch
+        stored: set[str] = set()
+        try:
+            conn = await self._pg_connection()
+            # 200 rooms at most a statement: their ids make one notification, under its size limit.
+            for start in range(0, len(single), 200):
+                stored |= await queries.append_in_one_statement_pg(
+                    conn, [change for change, _ in single[start:start + 200]], CHANNEL, self.instance)
+        except Exception:
+            log.info("the one-statement commit failed; storing the batch the general way", exc_info=True)
+            with contextlib.suppress(Exception):
+                if self._pg is not None:
+                    await self._pg.close()
+            self._pg = None
+            # Those stored are settled; the rest go the general way.
+            left = [(change, future) for change, future in batch if change.room_id not in stored]
+            for change, future in single:
+                if change.room_id in stored:
+                    _settle(future, None)
+            return left
+        for change, future in single:
+            _settle(future, None if change.room_id in stored else VersionConflict(change.room_id))
+        return [(change, future) for change, future in batch if not change.one_statement]
+
+    async def _write(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]) -> None:
+        if self.announces:
+            batch = await self._write_in_one_statement(batch)
+            if not batch:
+                return
+        try:
+            async with self.engine.begin() as conn:
+                await queries.append_many(conn, [change for change, _ in batch])
+                await self.announce(conn, [change.room_id for change, _ in batch])
+        except Exception:
+            if len(batch) == 1:
+                raise
+            for change, future in batch:
+                try:
+                    async with self.engine.begin() as conn:
+                        await queries.append_many(conn, [change])
+                        await self.announce(conn, [change.room_id])
+                except Exception as error:
+                    _settle(future, error)
+                else:
+                    _settle(future, None)
+            return
+        for _, future in batch:
+            _settle(future, None)

@@ -1,0 +1,230 @@
+"""Storing rooms' changes: the only way a room's game moves on, so a move is durable before anyone
+hears of it.
+
+Three paths, all writing the rows of ``commit_rows`` (one builder, so they store the same rows):
+
+- ``append``: one room's change inside the caller's transaction: it checks the room's version (and
+  lease epoch), appends the log entries, updates the room row (and the members' seats at a deal)
+  and stores a snapshot;
+- ``append_many``: several rooms' changes in the caller's one transaction (group commit); plain
+  moves share one statement per table, the rest go one by one as in ``append``;
+- ``append_in_one_statement_pg``: PostgreSQL, moves and deals of many rooms in one statement (its
+  own transaction) on an asyncpg connection, announced to the other instances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Integer, bindparam, delete, insert, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.store.commit_rows import (
+    DEAL_ROOM_COLUMNS,
+    LOG_COLUMNS,
+    PLAIN_ROOM_COLUMNS,
+    SEAT_COLUMNS,
+    SNAPSHOT_COLUMNS,
+    Commit,
+    CommitRows,
+    as_dicts,
+    commit_rows,
+    pg_arrays,
+    pg_room_arrays,
+)
+from app.store.log_entries import LogEntry
+from app.store.tables import log, members, rooms, snapshots
+
+
+class VersionConflict(Exception):
+    """The room row's version was not the expected one: another writer moved first."""
+
+
+_EPOCH = bindparam("b_epoch", type_=Integer)
+# Plain moves of a batch, where the driver counts an executemany's rows (SQLite): the SET columns
+# come from each parameter set's keys (``PLAIN_ROOM_COLUMNS``).
+_BATCH_UPDATE = update(rooms).where(
+    rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
+    _EPOCH.is_(None) | (rooms.c.lease_epoch == _EPOCH))
+_SET_SEAT = update(members).where(members.c.id == bindparam("b_id"), members.c.room_id == bindparam("b_room"))
+# Older snapshots are never read again: keep the table small.
+_DELETE_OLDER_SNAPSHOTS = delete(snapshots).where(snapshots.c.room_id == bindparam("b_room"),
+                                                  snapshots.c.version < bindparam("b_version"))
+
+# Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column, so their
+# text never changes with the batch's size (SQLAlchemy compiles them once, asyncpg prepares them
+# once). Statements that change several rooms' rows first lock them in the order of their ids
+# (``k``), so two of them at once (a batch of moves, a lease renewal) wait for each other instead
+# of deadlocking.
+_PG_BATCH_UPDATE = text(
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+    " ORDER BY id FOR UPDATE)"
+    " UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
+    " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:version AS integer[]),"
+    " CAST(:status AS varchar[]), CAST(:deadline AS float8[]), CAST(:turn_start AS float8[]),"
+    " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
+_PG_LOG_INSERT = text(
+    "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT room_id, version, game_no, kind, seat, CAST(action AS json), CAST(events AS json),"
+    " member_id, msg_id"
+    " FROM unnest(CAST(:room_id AS varchar[]), CAST(:version AS integer[]), CAST(:game_no AS integer[]),"
+    " CAST(:kind AS varchar[]), CAST(:seat AS integer[]), CAST(:action AS text[]),"
+    " CAST(:events AS text[]), CAST(:member_id AS integer[]), CAST(:msg_id AS varchar[]))"
+    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)")
+
+
+async def append(
+    conn: AsyncConnection,
+    room_id: str,
+    expected: int,
+    entries: Sequence[LogEntry],
+    room_values: dict[str, Any],
+    snapshot: tuple[int, int, dict[str, Any]] | None = None,
+    seats: Mapping[int, int | None] | None = None,
+    epoch: int | None = None,
+) -> None:
+    """Append ``entries`` after version ``expected`` and update the room, inside ``conn``'s transaction.
+
+    Raises ``VersionConflict`` when the room is no longer at ``expected`` or, with ``epoch``, when
+    its lease is no longer of that epoch (another instance took the room over).
+    """
+    change = Commit(room_id, expected, entries, room_values, snapshot, seats, epoch)
+    await _write_one(conn, commit_rows(change))
+
+
+async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
+    """Several rooms' changes in the caller's one transaction (group commit).
+
+    Plain moves share one UPDATE of the rooms (an executemany where the driver counts its rows,
+    else one statement over arrays), one INSERT of their log entries and one of their snapshots;
+    raises ``VersionConflict`` if any room is not at its expected version (or lease epoch), and the
+    caller then rolls back and retries the commits one by one.
+    """
+    plain = [commit_rows(c) for c in commits if c.simple]
+    if plain:
+        await _update_plain_rooms(conn, plain)
+        await _insert_log(conn, [row for change in plain for row in change.log])
+        await _store_snapshots(conn, [change.snapshot for change in plain if change.snapshot is not None])
+    for c in commits:
+        if not c.simple:
+            await _write_one(conn, commit_rows(c))
+
+
+async def _write_one(conn: AsyncConnection, change: CommitRows) -> None:
+    where = [rooms.c.id == change.room_id, rooms.c.version == change.expected]
+    if change.epoch is not None:
+        where.append(rooms.c.lease_epoch == change.epoch)
+    result = await conn.execute(update(rooms).where(*where).values(**change.room))
+    if result.rowcount != 1:
+        raise VersionConflict(change.room_id)
+    await _insert_log(conn, change.log)
+    await _store_snapshots(conn, [] if change.snapshot is None else [change.snapshot])
+    if change.seats:
+        await conn.execute(_SET_SEAT, [
+            {"b_room": room_id, "b_id": member_id, "seat": seat, "seat_since": since}
+            for room_id, member_id, seat, since in change.seats])
+
+
+async def _update_plain_rooms(conn: AsyncConnection, plain: Sequence[CommitRows]) -> None:
+    """The room rows of plain moves in one statement; ``VersionConflict`` unless all matched."""
+    if conn.dialect.supports_sane_multi_rowcount:
+        result = await conn.execute(_BATCH_UPDATE, [
+            {"b_id": c.room_id, "b_expected": c.expected, "b_epoch": c.epoch,
+             **{column: c.room[column] for column in PLAIN_ROOM_COLUMNS}} for c in plain])
+        updated = result.rowcount
+    else:
+        result = await conn.execute(_PG_BATCH_UPDATE, {
+            "ids": [c.room_id for c in plain], "expected": [c.expected for c in plain],
+            "epochs": [c.epoch for c in plain],
+            **dict(zip(PLAIN_ROOM_COLUMNS, pg_room_arrays([c.room for c in plain], PLAIN_ROOM_COLUMNS),
+                       strict=True))})
+        updated = len(result.all())
+    if updated != len(plain):
+        raise VersionConflict(",".join(c.room_id for c in plain))
+
+
+async def _insert_log(conn: AsyncConnection, rows: list[tuple[Any, ...]]) -> None:
+    if not rows:
+        return
+    if conn.dialect.name == "postgresql":
+        await conn.execute(_PG_LOG_INSERT, dict(zip(LOG_COLUMNS, pg_arrays(rows, LOG_COLUMNS), strict=True)))
+    else:
+        await conn.execute(insert(log), as_dicts(rows, LOG_COLUMNS))
+
+
+async def _store_snapshots(conn: AsyncConnection, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+    if rows:
+        await conn.execute(insert(snapshots), as_dicts(rows, SNAPSHOT_COLUMNS))
+        await conn.execute(_DELETE_OLDER_SNAPSHOTS,
+                           [{"b_room": room_id, "b_version": version} for room_id, version, _, _ in rows])
+
+
+# PostgreSQL, the moves and deals of a batch in one statement (its own transaction, no BEGIN and
+# COMMIT round trips): each room's row is updated where its version (and lease epoch) is as
+# expected, and only those rooms' log entries, snapshots and seats are written and announced. A
+# room whose row did not match changes nothing and is left out of the answer (a version conflict
+# for that room alone). Its parameters are ``_one_statement_arguments``.
+PG_GROUP_COMMIT = (
+    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE),"
+    " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
+    " turn_start = b.turn_start, banks = CAST(b.banks AS json),"
+    " game_no = COALESCE(b.game_no, rooms.game_no), players = COALESCE(b.players, rooms.players),"
+    " deal_version = COALESCE(b.deal_version, rooms.deal_version),"
+    " active_at = COALESCE(b.active_at, rooms.active_at)"
+    " FROM unnest($1::varchar[], $2::integer[], $3::integer[], $4::varchar[], $5::float8[],"
+    " $6::float8[], $7::text[], $8::integer[], $24::integer[], $25::integer[], $26::integer[],"
+    " $27::float8[])"
+    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch, game_no, players,"
+    " deal_version, active_at)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
+    # A deal's seats: each member holds its seat from the deal's first entry on.
+    " m AS (UPDATE members SET seat = x.seat, seat_since = x.since"
+    " FROM unnest($28::varchar[], $29::integer[], $30::integer[], $31::integer[])"
+    " AS x(room_id, id, seat, since)"
+    " WHERE members.id = x.id AND members.room_id = x.room_id AND x.room_id IN (SELECT id FROM u)),"
+    " l AS (INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, CAST(e.action AS json),"
+    " CAST(e.events AS json), e.member_id, e.msg_id"
+    " FROM unnest($9::varchar[], $10::integer[], $11::integer[], $12::varchar[], $13::integer[],"
+    " $14::text[], $15::text[], $16::integer[], $17::varchar[])"
+    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " WHERE e.room_id IN (SELECT id FROM u)),"
+    " s AS (INSERT INTO snapshots (room_id, version, game_no, state)"
+    " SELECT p.room_id, p.version, p.game_no, CAST(p.state AS json)"
+    " FROM unnest($18::varchar[], $19::integer[], $20::integer[], $21::text[])"
+    " AS p(room_id, version, game_no, state) WHERE p.room_id IN (SELECT id FROM u)),"
+    # Older snapshots are never read again (the statement does not see the one it inserts).
+    " d AS (DELETE FROM snapshots USING unnest($18::varchar[], $19::integer[]) AS q(room_id, version)"
+    " WHERE snapshots.room_id = q.room_id AND snapshots.version < q.version"
+    " AND q.room_id IN (SELECT id FROM u))"
+    " SELECT (SELECT array_agg(id) FROM u),"
+    " (SELECT pg_notify($22, $23 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
+
+
+async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str
+                                     ) -> set[str]:
+    """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg connection,
+    announced on ``channel`` as ``instance``; returns the rooms whose change was stored (the others
+    were not at their expected version or lease epoch, and nothing of theirs was written)."""
+    row = await conn.fetchrow(PG_GROUP_COMMIT,
+                              *_one_statement_arguments([commit_rows(c) for c in commits], channel, instance))
+    return set(row[0] or ())
+
+
+def _one_statement_arguments(changes: Sequence[CommitRows], channel: str, instance: str) -> list[Any]:
+    """``PG_GROUP_COMMIT``'s parameters, $1 to $31 in order."""
+    room = [c.room for c in changes]
+    log_rows = [row for c in changes for row in c.log]
+    snaps = [c.snapshot for c in changes if c.snapshot is not None]
+    seats = [seat for c in changes for seat in c.seats]
+    return [[c.room_id for c in changes], [c.expected for c in changes],  # $1, $2
+            *pg_room_arrays(room, PLAIN_ROOM_COLUMNS), [c.epoch for c in changes],  # $3 to $8
+            *pg_arrays(log_rows, LOG_COLUMNS), *pg_arrays(snaps, SNAPSHOT_COLUMNS),  # $9 to $21
+            channel, instance, *pg_room_arrays(room, DEAL_ROOM_COLUMNS),  # $22 to $27
+            *pg_arrays(seats, SEAT_COLUMNS)]  # $28 to $31

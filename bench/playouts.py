@@ -1,0 +1,108 @@
+"""Playouts per second: whole deals played out through the game contract and through each game's
+playout path (``palace.playout``, ``thousand.playout``), the same random games on both.
+
+A playout is what a searching bot runs: from a dealt state, random legal moves to the end of the
+deal (Palace: the whole game; Thousand: one deal of ``tuhat``). Contract path: ``to_act``,
+``legal_actions`` and ``apply`` (no views); playout path: ``to_act``, ``legal`` and ``play``. The
+same seeded choices give the same games on both paths (the tests check that the paths agree move
+by move). Times are process CPU time; each figure is the median of ``--runs`` runs, the paths
+interleaved within each run.
+
+    python bench/playouts.py [--palace 60] [--thousand 150] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
+from app.games.palace import PRESETS as PALACE_PRESETS
+from app.games.palace import game as palace
+from app.games.palace import playout as palace_playout
+from app.games.thousand import game as thousand
+from app.games.thousand import playout as thousand_playout
+
+
+def _pick(legal: list[dict[str, Any]], rng: random.Random, avoid: tuple[str, ...]) -> dict[str, Any]:
+    calm = [a for a in legal if a["type"] not in avoid and (a["type"] != "bid" or a["value"] <= 120)]
+    return rng.choice(calm if calm and rng.random() < 0.9 else legal)
+
+
+def through_contract(
+    game: Any, playout: ModuleType, starts: list[Any], seed: int, avoid: tuple[str, ...]
+) -> tuple[float, int]:
+    """Playouts through the game contract (``to_act``, ``legal_actions``, ``apply``), each stopped
+    where the playout path stops it (``playout.over``)."""
+    rng = random.Random(seed)
+    to_act, legal_actions, apply, over = game.to_act, game.legal_actions, game.apply, playout.over
+    moves = 0
+    start = time.process_time()
+    for first in starts:
+        s = first
+        while not over(s, first):
+            seat = to_act(s)[0]
+            s, _ = apply(s, seat, _pick(legal_actions(s, seat), rng, avoid))
+            moves += 1
+    return time.process_time() - start, moves
+
+
+def through_playout(
+    game: Any, playout: ModuleType, starts: list[Any], seed: int, avoid: tuple[str, ...]
+) -> tuple[float, int]:
+    """The same playouts through the game's playout path (``start``, ``to_act``, ``legal``, ``play``)."""
+    rng = random.Random(seed)
+    to_act, legal, play, over = playout.to_act, playout.legal, playout.play, playout.over
+    moves = 0
+    start = time.process_time()
+    for first in starts:
+        s = playout.start(first)
+        while not over(s, first):
+            seat = to_act(s)[0]
+            s = play(s, seat, _pick(legal(s, seat), rng, avoid))
+            moves += 1
+    return time.process_time() - start, moves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--palace", type=int, default=60, help="Palace games per preset per run")
+    parser.add_argument("--thousand", type=int, default=150, help="Thousand deals per run")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    palace_starts = [palace.new(sheet, 4, seed=f"playouts-{name}-{i}")
+                     for name, sheet in PALACE_PRESETS.items() for i in range(args.palace)]
+    tuhat = thousand.sheet(preset="tuhat")
+    thousand_starts = [thousand.new(tuhat, 3, seed=f"playouts-{i}") for i in range(args.thousand)]
+    figures: dict[str, list[float]] = {}
+    for run in range(args.runs):
+        for label, fn, game, playout, starts, avoid in (
+            ("Palace contract", through_contract, palace, palace_playout, palace_starts, ("pick_up", "draw")),
+            ("Palace playout", through_playout, palace, palace_playout, palace_starts, ("pick_up", "draw")),
+            ("Thousand contract", through_contract, thousand, thousand_playout, thousand_starts, ()),
+            ("Thousand playout", through_playout, thousand, thousand_playout, thousand_starts, ()),
+        ):
+            took, moves = fn(game, playout, starts, run, avoid)
+            figures.setdefault(label + " games/s", []).append(len(starts) / took)
+            figures.setdefault(label + " moves/s", []).append(moves / took)
+        print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
+    med = {k: statistics.median(v) for k, v in figures.items()}
+    for game_name, unit in (("Palace", "games"), ("Thousand", "deals")):
+        contract, fast = med[f"{game_name} contract games/s"], med[f"{game_name} playout games/s"]
+        ratios = [b / a for a, b in zip(figures[f"{game_name} contract games/s"],
+                                        figures[f"{game_name} playout games/s"], strict=True)]
+        moves_contract, moves_fast = med[f"{game_name} contract moves/s"], med[f"{game_name} playout moves/s"]
+        print(f"{game_name}: contract {contract:,.0f} {unit}/s ({moves_contract:,.0f} moves/s), "
+              f"playout path {fast:,.0f} {unit}/s ({moves_fast:,.0f} moves/s), "
+              f"ratio {statistics.median(ratios):.2f}x (median of {args.runs} runs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -82,9 +82,11 @@ def until_a_bot_move_shows(player: Player, game: str) -> dict[str, Any]:
             return dict(seen)
         state = player.state()
         assert state is not None and not state["outcome"]
-        if legal(player):
+        if legal(player) and player.page.evaluate("() => window.houserules.myTurn"):
             make_move(player, game, opened)
         else:
+            # Not the person's turn: a move offered out of turn (Thousand's before the bidding)
+            # is one the next bot's move may take away, so the page waits for that move.
             wait_version_above(player, state["version"])
     raise AssertionError("no bot's move was shown")
 

@@ -121,7 +121,13 @@ class GameIndex:
                 kind = MARKS.get(row.get("type", ""))
                 if kind is not None and index > 0:
                     number = (row.get("data") or {}).get(kind)
-                    self.marks.append({"index": index, "kind": kind, "number": number})
+                    mark = {"index": index, "kind": kind, "number": number}
+                    if self.marks and self.marks[-1]["index"] == index:
+                        # One mark a frame: a Thousand redeal on four nines comes in the move that
+                        # dealt [T5], and the jump goes to the deal that is played, the later one.
+                        self.marks[-1] = mark
+                    else:
+                        self.marks.append(mark)
                 self.revealed = self.revealed or row.get("type") == "reveal"
             # In this order the length a page reads meanwhile only grows, over entries walked.
             self.walked = index + 1

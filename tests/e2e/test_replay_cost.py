@@ -25,11 +25,11 @@ from tests.e2e.test_bots import NO_DELAY, open_room
 from tests.games.holdem.helpers import concrete
 from tests.support import ServerProcess
 
-# About 50 s on its own: the parallel run starts it first (tests/conftest.py).
-pytestmark = pytest.mark.heavy(50)
+# About 30 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(30)
 
 # Log entries the table plays before it is replayed.
-LONG = 4000
+LONG = 2000
 BUDGET = 600  # entries replayed a minute per address (and the burst)
 _addresses = itertools.count(1)
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import queue
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -111,8 +113,91 @@ LIFTED_LIMITS = {"HOUSERULES_ROOMS_PER_MINUTE": "0", "HOUSERULES_JOINS_PER_MINUT
                  "HOUSERULES_MEMBER_BURST": "10000"}
 
 
+class Forked:
+    """A server forked by ``tests.server_fork``, with the parts of ``subprocess.Popen`` the tests
+    use (its exit status comes from the fork server, its parent)."""
+
+    def __init__(self, forks: ForkServer, pid: int) -> None:
+        self.forks, self.pid = forks, pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        self.returncode = self.forks.returncode(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self.forks.wait(self.pid, timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(["python", "-m", "app"], timeout or 0)
+        self.returncode = code
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+class ForkServer:
+    """This test process's ``tests.server_fork``, started at its first server."""
+
+    _one: ForkServer | None = None
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.server_fork"], cwd=ROOT,
+                                     env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ended: dict[int, int] = {}
+        self.changed = threading.Condition()
+        self.pids: queue.Queue[int] = queue.Queue()
+        threading.Thread(target=self._read, name="server-fork", daemon=True).start()
+
+    @classmethod
+    def get(cls) -> ForkServer:
+        if cls._one is None or cls._one.proc.poll() is not None:
+            cls._one = ForkServer()
+        return cls._one
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            message = json.loads(line)
+            if "pid" in message:
+                self.pids.put(message["pid"])
+            else:
+                with self.changed:
+                    self.ended[message["exited"]] = message["returncode"]
+                    self.changed.notify_all()
+
+    def fork(self, env: dict[str, str], cwd: Path, log: Path) -> Forked:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"env": env, "cwd": str(cwd), "log": str(log)}) + "\n")
+        self.proc.stdin.flush()
+        return Forked(self, self.pids.get(timeout=60))
+
+    def returncode(self, pid: int) -> int | None:
+        with self.changed:
+            return self.ended.get(pid)
+
+    def wait(self, pid: int, timeout: float | None) -> int | None:
+        with self.changed:
+            self.changed.wait_for(lambda: pid in self.ended, timeout)
+            return self.ended.get(pid)
+
+
+# Test servers are forked from one process that imported the app (tests/server_fork.py); 0 starts
+# each with ``python -m app``.
+FORK_SERVERS = os.environ.get("HOUSERULES_TEST_FORK", "1") != "0"
+
+
 class ServerProcess:
-    """``python -m app`` in a subprocess (so SIGKILL is real), on a free port."""
+    """``python -m app`` in a process of its own (so SIGKILL is real), on a free port: forked from
+    ``tests.server_fork`` unless a subclass runs its own ``command()``."""
 
     def __init__(self, tmp: Path, database_url: str | None = None, **env: str) -> None:
         self.tmp = tmp
@@ -122,7 +207,7 @@ class ServerProcess:
         self.env.pop("DATABASE_URL", None)
         if database_url:
             self.env["DATABASE_URL"] = database_url
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
         self.log = tmp / f"server-{self.port}.log"
 
     @property
@@ -148,9 +233,12 @@ class ServerProcess:
         return [sys.executable, "-m", "app"]
 
     def _start(self, timeout: float) -> ServerProcess:
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(self.command(), cwd=self.tmp, env=self.env,
-                                         stdout=out, stderr=subprocess.STDOUT)
+        if FORK_SERVERS and type(self).command is ServerProcess.command:
+            self.proc = ForkServer.get().fork(self.env, self.tmp, self.log)
+        else:
+            with self.log.open("ab") as out:
+                self.proc = subprocess.Popen(self.command(), cwd=self.tmp, env=self.env,
+                                             stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

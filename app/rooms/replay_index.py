@@ -123,8 +123,8 @@ class GameIndex:
                     number = (row.get("data") or {}).get(kind)
                     mark = {"index": index, "kind": kind, "number": number}
                     if self.marks and self.marks[-1]["index"] == index:
-                        # One mark a frame: a Thousand redeal on four nines comes in the move that
-                        # dealt [T5], and the jump goes to the deal that is played, the later one.
+                        # One mark a frame: a game may deal again in the move that dealt (a
+                        # redeal), and the jump goes to the deal that is played, the later one.
                         self.marks[-1] = mark
                     else:
                         self.marks.append(mark)

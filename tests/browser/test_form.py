@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app import registry
-from tests.browser.conftest import Player
+from tests.browser.conftest import Player, screenshot
 from tests.browser.helpers import acting, create_room, join, open_sheet_form, wait_same_version
 from tests.browser.test_palace import move, start
 
@@ -81,7 +81,7 @@ def test_the_form_shows_no_option_key_or_rule_id_for_any_game_or_preset(
         page.select_option("#preset", index=0)
         for size_name, size in SIZES.items():
             page.set_viewport_size(size)
-            page.screenshot(path=str(form_artifacts / f"form-{lang}-{name}-{size_name}.png"), full_page=True)
+            screenshot(page, form_artifacts / f"form-{lang}-{name}-{size_name}.png", full_page=True)
         page.set_viewport_size(SIZES["desktop"])
 
 
@@ -152,7 +152,7 @@ def test_blind_levels_are_edited_as_a_table_and_the_room_is_made_from_them(
     page.fill("#host-name", "Kati")
     page.click("#create-button")
     assert page.url.endswith("/")
-    page.screenshot(path=str(form_artifacts / "form-et-levels-error.png"), full_page=True)
+    screenshot(page, form_artifacts / "form-et-levels-error.png", full_page=True)
     rows.nth(0).locator("input").nth(0).fill("5")
     rows.nth(0).locator("input").nth(0).dispatch_event("change")
     assert error.is_hidden()

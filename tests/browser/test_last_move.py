@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser import test_palace, test_thousand
-from tests.browser.conftest import Player, shoot
+from tests.browser.conftest import Player, screenshot, shoot
 from tests.browser.helpers import legal, wait_version_above, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -148,7 +148,7 @@ def test_fair_deal_records_fold_into_one_line_with_a_toggle(
     assert not inner.first.is_visible()
     first.locator("summary").click()
     assert inner.first.is_visible()
-    page.locator(".box.log").screenshot(path=str(artefacts / "log-fair-fold-open.png"))
+    screenshot(page.locator(".box.log"), artefacts / "log-fair-fold-open.png")
     assert inner.first.get_attribute("data-type") in fair
     first.locator("summary").click()
     assert not inner.first.is_visible()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, Player
+from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot
 from tests.browser.helpers import create_room, join
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -51,7 +51,7 @@ def test_a_phone_reaches_the_name_and_create_before_the_rules(
         page = host.page
         page.goto("/")
         page.wait_for_selector("#create-fields:not([hidden])")
-        page.screenshot(path=str(artefacts / f"home-phone-{lang}.png"))
+        screenshot(page, artefacts / f"home-phone-{lang}.png")
         create = page.locator("#create-button").bounding_box()
         name = page.locator("#host-name").bounding_box()
         rules = page.locator("#sheet-essentials").bounding_box()
@@ -83,7 +83,7 @@ def test_start_tops_the_lobby_a_bot_fills_it_and_the_table_comes_into_view(
     page.evaluate("() => window.scrollTo(0, 0)")
     box = start.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] / 2, box
-    page.screenshot(path=str(artefacts / "lobby-start-phone.png"))
+    screenshot(page, artefacts / "lobby-start-phone.png")
     start.click()
     for player in (host, guest):
         player.page.wait_for_selector(".felt.palace")
@@ -151,7 +151,7 @@ def test_the_lobby_rule_form_marks_house_rules_and_shows_each_select_whole(
     assert not page.evaluate(_CUT_SELECTS)
     size = "laptop" if viewport == DESKTOP else "phone"
     page.locator("#lobby-sheet summary").scroll_into_view_if_needed()
-    page.screenshot(path=str(artefacts / f"lobby-sheet-{size}-{lang}.png"))
+    screenshot(page, artefacts / f"lobby-sheet-{size}-{lang}.png")
     # Back to the preset's value: no mark.
     select.select_option(value=current)
     assert page.locator("#lobby-sheet-form .house-rule").count() == 0

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, Player, ServerProcess
+from tests.browser.conftest import DESKTOP, PHONE, Player, ServerProcess, screenshot
 from tests.browser.fit import measure, table_misfits
 from tests.browser.helpers import create_room, wait_version_above
 
@@ -119,7 +119,7 @@ def check(host: Player, game: str, artefacts: Path, moment: str, *, last_move: b
     seen = measure(host, game)
     size = f"{seen['width']}x{seen['height']}"
     seats = host.page.evaluate("() => window.houserules.room.capacity")
-    host.page.screenshot(path=str(artefacts / f"fit-{game}-{seats}-{size}-{moment}.png"))
+    screenshot(host.page, artefacts / f"fit-{game}-{seats}-{size}-{moment}.png")
     problems = table_misfits(seen, my_turn=True, last_move=last_move)
     assert not problems, f"{game} at {size}, {moment}: {problems}; {turn_facts(host)}"
     if seen["width"] >= 1000:
@@ -196,6 +196,6 @@ def test_an_opponents_known_cards_are_one_line_on_a_phone_and_open_with_a_button
     toggle = page.locator(".seat-box [data-role=known-toggle]").first
     assert toggle.get_attribute("aria-expanded") == "true"
     assert box.locator(".known-cards [data-card]").count() >= 1
-    page.screenshot(path=str(artefacts / "fit-palace-known-open-phone.png"))
+    screenshot(page, artefacts / "fit-palace-known-open-phone.png")
     toggle.click()
     page.wait_for_selector(".seat-box .known:not(.open) .known-line")

@@ -15,6 +15,7 @@ end of its input it kills the servers still running and ends.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import selectors
 import signal
@@ -94,6 +95,11 @@ def main() -> None:
                 try:
                     code = serve(command["env"], command["cwd"], command["log"])
                 finally:
+                    # As a process that ends on its own would: its log lines written out (the
+                    # zygote's own exit handlers are not the server's to run).
+                    logging.shutdown()
+                    sys.stdout.flush()
+                    sys.stderr.flush()
                     os._exit(code)
             running.add(pid)
             reply({"pid": pid})

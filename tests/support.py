@@ -147,6 +147,7 @@ class ForkServer:
     """This test process's ``tests.server_fork``, started at its first server."""
 
     _one: ForkServer | None = None
+    _starting = threading.Lock()
 
     def __init__(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.server_fork"], cwd=ROOT,
@@ -155,19 +156,24 @@ class ForkServer:
         self.ended: dict[int, int] = {}
         self.changed = threading.Condition()
         self.pids: queue.Queue[int] = queue.Queue()
+        self.asking = threading.Lock()
         threading.Thread(target=self._read, name="server-fork", daemon=True).start()
 
     @classmethod
     def get(cls) -> ForkServer:
-        if cls._one is None or cls._one.proc.poll() is not None:
-            cls._one = ForkServer()
-        return cls._one
+        with cls._starting:
+            if cls._one is None or cls._one.proc.poll() is not None:
+                cls._one = ForkServer()
+            return cls._one
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             message = json.loads(line)
             if "pid" in message:
+                with self.changed:
+                    # A number the system gives again is a new server: forget the old one's end.
+                    self.ended.pop(message["pid"], None)
                 self.pids.put(message["pid"])
             else:
                 with self.changed:
@@ -176,9 +182,10 @@ class ForkServer:
 
     def fork(self, env: dict[str, str], cwd: Path, log: Path) -> Forked:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps({"env": env, "cwd": str(cwd), "log": str(log)}) + "\n")
-        self.proc.stdin.flush()
-        return Forked(self, self.pids.get(timeout=60))
+        with self.asking:  # one question, one answer: servers started from threads at once
+            self.proc.stdin.write(json.dumps({"env": env, "cwd": str(cwd), "log": str(log)}) + "\n")
+            self.proc.stdin.flush()
+            return Forked(self, self.pids.get(timeout=60))
 
     def returncode(self, pid: int) -> int | None:
         with self.changed:

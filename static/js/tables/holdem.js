@@ -191,7 +191,7 @@ function statusText(ctx, view, state) {
   if (!hand) return t("Waiting for the next hand.");
   if (hand.actor === null || hand.actor === undefined) {
     // No one seat to wait for: the all-in players vote on running it twice, or the hand is over
-    // and its players may show their cards (H19) before the next deal.
+    // and its players may show their cards (the sheet's show_after_hand) before the next deal.
     if (hand.phase === "run_twice") return t("Waiting for the all-in players: run it once or twice?");
     if (hand.phase === "show") return t("The hand is over: its players may show their cards.");
     return t("The hand is over.");

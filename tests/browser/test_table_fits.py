@@ -65,9 +65,8 @@ def turn_facts(player: Player) -> dict[str, Any]:
         """() => {
           const s = window.houserules.state || {};
           const v = s.view || {};
-          const hand = v.hand || v.phase || null;
           return {seat: v.seat, legal: (s.legal || []).map((a) => a.type), myTurn: window.houserules.myTurn,
-                  actor: hand && hand.actor, phase: hand && (hand.phase || hand),
+                  actor: v.hand ? v.hand.actor : v.turn, phase: v.hand ? v.hand.phase : v.phase,
                   status: (document.querySelector('#dock .status-line') || {}).textContent,
                   controls: Array.from(document.querySelectorAll('#dock [data-action]'))
                     .map((e) => e.dataset.action)};

@@ -21,7 +21,12 @@ _BOXES = """() => {
   const status = document.querySelector('#dock .status-line');
   return {scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight, controls,
           status: status && shown(status) ? {text: status.textContent, box: box(status)} : null,
-          title: document.title};
+          timer: Boolean(document.querySelector('#timer') && !document.querySelector('#timer').hidden),
+          title: document.title,
+          // The state the page drew, read in the same turn of its event loop as the boxes.
+          version: window.houserules ? window.houserules.version : null,
+          legal: window.houserules && window.houserules.state
+            ? (window.houserules.state.legal || []).map((a) => a.type) : []};
 }"""
 
 
@@ -35,10 +40,12 @@ def inside(box: dict[str, float], width: float, height: float) -> bool:
             and box["x"] + box["w"] <= width + 0.5 and box["y"] + box["h"] <= height + 0.5)
 
 
-def assert_controls_in_view(player: Player, turn_words: str) -> dict[str, Any]:
+def assert_controls_in_view(player: Player, turn_words: str, seen: dict[str, Any] | None = None
+                            ) -> dict[str, Any]:
     """The seat may act: at the page's resting position (not scrolled) the turn line and every move
-    control are inside the viewport, and the turn line says it is this seat's turn."""
-    seen = screen(player)
+    control are inside the viewport, and the turn line says it is this seat's turn (on ``seen``, a
+    ``screen`` already taken, or on the page now)."""
+    seen = screen(player) if seen is None else seen
     assert seen["scrollY"] == 0, f"the page was scrolled to {seen['scrollY']}"
     assert seen["status"] is not None, "no status line in the dock"
     assert turn_words in seen["status"]["text"], seen["status"]["text"]

@@ -31,6 +31,26 @@ TURN_WORDS = {"en": "Your turn", "fi": "Sinun vuorosi", "et": "käik"}
 NAMES = ["Kati", "Mati", "Juku"]
 
 
+# Optional decisions: the sheet's decision timer (2 s here) makes the quiet choice for a player who
+# waits, so on a busy machine it may make one between the test reading the page and its click.
+DECISIONS = frozenset({"straddle", "no_straddle", "show", "muck", "run_once", "run_twice"})
+
+
+def decide(player: Player, action: str) -> bool:
+    """Clicks an optional decision's button in the same turn of the page's event loop that finds the
+    decision still offered; False when the decision timer made the choice first."""
+    return bool(player.page.evaluate(
+        """(type) => {
+          const state = window.houserules.state;
+          const button = document.querySelector(`#dock button[data-action="${type}"]`);
+          if (!state || !(state.legal || []).some((a) => a.type === type) || !button) return false;
+          button.click();
+          return true;
+        }""",
+        action,
+    ))
+
+
 def click(player: Player, selector: str) -> None:
     before = player.page.evaluate("() => window.houserules.version")
     player.page.click(selector)
@@ -50,6 +70,19 @@ def wait_log(player: Player, text: str) -> None:
         ".some((li) => li.textContent.includes(text))",
         arg=text, timeout=30_000,
     )
+
+
+def out_of_chips(seen: dict[str, Any]) -> bool:
+    """No chips and no live hand (as the page decides between "Rebuy" and "Top up"): a player who
+    posted a blind all-in in the next hand is still in it until that hand is over."""
+    me, hand = seen["players"][seen["seat"]], seen["hand"]
+    return bool(me["stack"] == 0 and (not me.get("in_hand") or not hand or hand["phase"] in ("over", "show")))
+
+
+def in_the_hand(players: list[Player]) -> list[Player]:
+    """The players with a move in the hand: not those whose only moves wait for the next one (a
+    busted player's rebuy while the table waits for enough players)."""
+    return [p for p in acting(players) if {a["type"] for a in legal(p)} - {"rebuy", "sit_in"}]
 
 
 def hand_number(player: Player) -> int:
@@ -85,13 +118,20 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
         assert player.page.locator(".oval .hseat").count() == 3
 
     def act(player: Player, action: str) -> None:
-        seen = assert_controls_in_view(player, TURN_WORDS[langs[id(player)]])
+        seen = screen(player)
+        if action in DECISIONS and action not in seen["legal"]:
+            wait_same_version(everyone)
+            return  # the decision timer chose first: the caller reads the table again
+        assert_controls_in_view(player, TURN_WORDS[langs[id(player)]], seen)
         assert action in {c["action"] for c in seen["controls"]}, seen["controls"]
         if langs[id(player)] == "et":
             assert_labels_translated(player, seen)
         others = [p for p in seated if p is not player]
         held = {id(p): hand_box(p) for p in others}
-        click(player, f"#dock button[data-action={action}]")
+        if action not in DECISIONS:
+            click(player, f"#dock button[data-action={action}]")
+        elif decide(player, action):
+            wait_version_above(player, seen["version"])
         wait_same_version(everyone)
         for other in others:
             if (other.state() or {}).get("outcome"):
@@ -101,27 +141,37 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
 
     # All-in, a call and a fold, until one of the two all-in players is busted (a split pot keeps both).
     busted: Player | None = None
+    played = 0
     for _ in range(4):
-        start_hand = hand_number(host)
+        # The next hand, once it is dealt: the last one's show-or-muck questions may keep the table
+        # between hands a moment.
+        host.page.wait_for_function(
+            "(n) => { const v = window.houserules.state && window.houserules.state.view;"
+            " return Boolean(v && v.hand && v.hand.number > n); }", arg=played)
+        wait_same_version(everyone)
+        start_hand = played = hand_number(host)
         plan = ["all_in", "call", "fold"]
-        while plan and acting(seated):
-            (mover,) = acting(seated)
+        while plan and in_the_hand(seated):
+            # One seat bets at a time; several may face a decision at once (show or muck).
+            mover = in_the_hand(seated)[0]
             kinds = {a["type"] for a in legal(mover)}
             if "no_straddle" in kinds:
                 act(mover, "no_straddle")  # the sheet offers UTG a straddle (H7): declined
                 continue
-            if "show" in kinds and not kinds & {"all_in", "call", "fold", "check"}:
-                # The last hand's optional show-or-muck (showdown "ask"), still open when the page
-                # caught it before its decision timer ran out: shown, and the table goes on.
-                act(mover, "show")
+            if kinds & {"show", "run_once"} and not kinds & {"all_in", "call", "fold", "check"}:
+                # The last hand's optional decisions (show or muck, run it once or twice), still
+                # open when the page caught them before the decision timer ran out: answered, and
+                # the table goes on.
+                act(mover, "show" if "show" in kinds else "run_once")
                 continue
+            assert len(in_the_hand(seated)) == 1, [sorted({a["type"] for a in legal(p)}) for p in seated]
             step = plan.pop(0)
             if step == "call" and "call" not in kinds:
                 step = "all_in"
             act(mover, step)
         wait_log(host, f"Hand {start_hand} is over")
         wait_same_version(everyone)
-        out = [p for p in seated if view(p)["players"][view(p)["seat"]]["stack"] == 0]
+        out = [p for p in seated if out_of_chips(view(p))]
         if out:
             busted = out[0]
             break
@@ -134,7 +184,9 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     rebuy = [c for c in seen["controls"] if c["action"] == "rebuy"]
     assert rebuy and seen["scrollY"] == 0 and inside(rebuy[0]["box"], seen["width"], seen["height"])
     if langs[id(busted)] == "en":
-        assert "out of chips" in busted.page.inner_text("#dock .status-line")
+        # Once any show-or-muck question of the last hand is answered (or timed out).
+        busted.page.wait_for_function(
+            "() => document.querySelector('#dock .status-line').textContent.includes('out of chips')")
     shoot(busted, artefacts, "holdem-busted-rebuy")
     click(busted, "#dock button[data-action=rebuy]")
     busted.page.wait_for_function(
@@ -154,13 +206,16 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
         (mover,) = movers
         kinds = {a["type"] for a in legal(mover)}
         act(mover, "no_straddle" if "no_straddle" in kinds else "check" if "check" in kinds else "call")
-    asked = [p for p in others if any(a["type"] in ("show", "muck") for a in legal(p))]
-    if asked:
-        player = asked[0]
-        seen = assert_controls_in_view(player, TURN_WORDS[langs[id(player)]])
+    for player in others:
+        seen = screen(player)
+        if "show" not in seen["legal"]:
+            continue  # not asked, or the decision timer has already chosen
+        # As the page drew the question: the choice and the timer counting down, in view.
+        assert_controls_in_view(player, TURN_WORDS[langs[id(player)]], seen)
         assert "show" in {c["action"] for c in seen["controls"]}
-        player.page.wait_for_selector("#timer:not([hidden])")
+        assert seen["timer"], "no timer shown for the show-or-muck question"
         shoot(player, artefacts, "holdem-show-or-muck")
+        break
     # Without a click the hand ends and the next one is dealt.
     wait_log(host, f"Hand {number} is over")
 

@@ -200,9 +200,10 @@ function statusText(ctx, view, state) {
 }
 
 // Out of chips and not in a hand still being played: a hand that is over (the table waiting for
-// the next deal, or for enough players) leaves its all-in loser with nothing to top up, only to rebuy.
+// the next deal, or for enough players), or whose players may only show their cards now (the
+// sheet's show_after_hand: the pots are paid), leaves its all-in loser nothing to top up, only to rebuy.
 function busted(me, hand) {
-  return !me.stack && (!me.in_hand || !hand || hand.phase === "over");
+  return !me.stack && (!me.in_hand || !hand || hand.phase === "over" || hand.phase === "show");
 }
 
 function moveButton(type, label, act, extra = {}) {

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import DESKTOP, PHONE, Player, shoot
 from tests.browser.helpers import (
@@ -59,9 +60,28 @@ def play_cost(rank: str) -> int:
 def move(player: Player, *, keyboard: bool) -> None:
     """One move for this player, made through the page the way a person would (clicks or keys)."""
     actions = legal(player)
+    before = player.page.evaluate("() => window.houserules.version")
+    try:
+        press(player, actions, keyboard=keyboard)
+    except PlaywrightTimeout as error:
+        raise AssertionError(f"{error}\n{page_report(player)}") from error
+    wait_version_above(player, before)
+
+
+def page_report(player: Player) -> str:
+    """What the page held when a move could not be made: its state's turn and the dock it drew, and
+    the last frames it was sent (only what this seat may see)."""
+    state = player.state() or {}
+    dock = player.page.evaluate("() => { const d = document.querySelector('#dock');"
+                                " return d ? `hidden=${d.hidden} ${d.innerText}` : 'no dock'; }")
+    frames = "\n".join(frame[:300] for frame in player.frames[-8:])
+    return (f"version {state.get('version')}, legal {[a['type'] for a in state.get('legal') or []]}\n"
+            f"dock: {dock}\nlast frames:\n{frames}")
+
+
+def press(player: Player, actions: list[dict[str, Any]], *, keyboard: bool) -> None:
     page = player.page
     kinds = {a["type"] for a in actions}
-    before = player.page.evaluate("() => window.houserules.version")
     if "ready" in kinds:
         page.click("button[data-action=ready]")
     elif "burn" in kinds:
@@ -99,7 +119,6 @@ def move(player: Player, *, keyboard: bool) -> None:
         page.click("button[data-action=pass]")
     else:
         raise AssertionError(f"no move offered to seat {player.seat()}: {actions}")
-    wait_version_above(player, before)
 
 
 def public_cards(state: dict[str, Any]) -> set[str]:

@@ -33,7 +33,7 @@ from app.games.holdem.evaluator import strength7
 from app.games.holdem.pots import layers, split
 from app.games.holdem.rules import RuleSheet
 from app.games.holdem.state import State
-from app.games.holdem.table import full_deck
+from app.games.holdem.table import checked_deck, full_deck
 
 # Why a move is refused: the contract's codes (``betting.refusal``), plain sentences.
 _REFUSED = {
@@ -59,36 +59,6 @@ class Playout:
     """One hand of hold'em whose moves change it in place (the fields of ``state.Hand`` that decide
     the betting and the pots, and the stacks). Per-seat lists are indexed by seat number."""
 
-    __slots__ = (
-        "acted",
-        "actor",
-        "antes",
-        "awards",
-        "bet_count",
-        "bets",
-        "big_blind",
-        "board",
-        "button",
-        "capped",
-        "committed",
-        "current",
-        "deck",
-        "folded",
-        "full_level",
-        "holes",
-        "min_inc",
-        "opener",
-        "over",
-        "pending",
-        "players",
-        "pos",
-        "raise_cap",
-        "stacks",
-        "street",
-        "uncapped",
-        "variant",
-    )
-
     variant: str
     big_blind: int  # the level's: the minimum bet, and fixed limit's small bet (H13)
     raise_cap: int
@@ -96,7 +66,8 @@ class Playout:
     button: int
     opener: int  # preflop the first to act is left of this seat: the big blind or the straddler
     players: list[int]  # seats dealt in, clockwise from the first left of the button
-    deck: list[str]
+    ring: list[list[int]]  # per seat, the seats clockwise after it (``common.RINGS`` of the table)
+    deck: list[str]  # top first; the caller's list, never changed (replaced when completed)
     pos: int  # the next card of the deck
     stacks: list[int]
     holes: list[list[str]]
@@ -116,6 +87,7 @@ class Playout:
     board: list[str]
     over: bool
     awards: list[tuple[int, dict[int, int]]]  # per pot: (amount, chips by seat), once over
+    __slots__ = tuple(__annotations__)  # the fields above, and no instance dictionary
 
     def __init__(self, sheet: RuleSheet, big_blind: int) -> None:
         self.variant = sheet.variant
@@ -205,9 +177,9 @@ class Playout:
         seat = self.actor
         if seat < 0:
             raise _refuse("not_your_turn")
+        current = self.current
         mine = self.bets[seat]
-        to_call = self.current - mine if self.current > mine else 0
-        stack = self.stacks[seat]
+        to_call = current - mine if current > mine else 0
         if kind == "fold":
             if not to_call:
                 raise _refuse("cannot_fold")
@@ -217,18 +189,19 @@ class Playout:
             if to_call:
                 raise _refuse("cannot_check")
             self.pending[seat] = False
-            self.acted[seat] = self.current
-        elif kind == "call" or (kind == "all_in" and stack <= to_call):
+            self.acted[seat] = current
+        elif kind == "call" or (kind == "all_in" and self.stacks[seat] <= to_call):
             if not to_call:
                 raise _refuse("nothing_to_call")
+            stack = self.stacks[seat]
             pay = to_call if to_call < stack else stack
             self.stacks[seat] = stack - pay
             self.bets[seat] = mine + pay
             self.committed[seat] += pay
             self.pending[seat] = False
-            self.acted[seat] = self.current
+            self.acted[seat] = current
         else:
-            self._raise(seat, kind, mine + stack if kind == "all_in" else to)
+            self._raise(seat, kind, mine + self.stacks[seat] if kind == "all_in" else to)
         self._advance(seat)
 
     def _raise(self, seat: int, kind: str, to: int) -> None:
@@ -273,23 +246,22 @@ class Playout:
     def _advance(self, after: int) -> None:
         """The next seat that must act after ``after``, or the end of the round (H15;
         ``engine.advance``)."""
-        folded, stacks, pending = self.folded, self.stacks, self.pending
+        folded = self.folded
         if folded.count(False) == 1:
             self._uncontested(folded.index(False))
             return
-        for seat in RINGS[len(folded)][after]:
-            if not pending[seat] or folded[seat] or not stacks[seat]:
-                continue
-            for x in self.players:
-                if stacks[x] and x != seat and not folded[x]:
-                    break  # another player can still bet: a decision to make
-            else:
+        stacks, pending, players = self.stacks, self.pending, self.players
+        for seat in self.ring[after]:
+            if pending[seat] and not folded[seat] and stacks[seat]:
+                for x in players:
+                    if stacks[x] and x != seat and not folded[x]:
+                        self.actor = seat  # another player can still bet: a decision to make
+                        return
                 bets = self.bets
-                if bets[seat] >= max([bets[x] for x in self.players if x != seat]):
-                    pending[seat] = False  # nobody to bet against and nothing to call
-                    continue
-            self.actor = seat
-            return
+                if bets[seat] < max([bets[x] for x in players if x != seat]):
+                    self.actor = seat  # a bet to call, from a player who cannot raise back
+                    return
+                pending[seat] = False  # nobody to bet against and nothing to call
         self.actor = -1
         self._close_round()
 
@@ -307,8 +279,9 @@ class Playout:
         self._return_uncalled()
         self.bets = [0] * len(self.stacks)
         self.current = 0
-        live = [x for x in self.players if not self.folded[x]]
-        if self.street < 3 and sum(1 for x in live if self.stacks[x] > 0) >= 2:
+        folded, stacks = self.folded, self.stacks
+        live = [x for x in self.players if not folded[x]]
+        if self.street < 3 and len([x for x in live if stacks[x]]) >= 2:
             self._next_street()
             self.min_inc = self.big_blind * (2 if self.variant == "fixed_limit" and self.street >= 2 else 1)
             self.full_level = self.bet_count = 0
@@ -323,6 +296,8 @@ class Playout:
         """Burn one, then the flop's three cards or one (H12–H14)."""
         pos = self.pos + 1
         count = 3 if not self.board else 1
+        if pos + count > len(self.deck):
+            self.deck = full_deck(self.deck)  # a replay's deck runs out: completed as ``new`` does
         self.board = [*self.board, *self.deck[pos : pos + count]]
         self.pos = pos + count
         self.street += 1
@@ -379,12 +354,21 @@ def deal(sheet: RuleSheet, stacks: list[int], button: int, deck: list[str], leve
     n = sheet.seats
     lv = sheet.level(level)
     p = Playout(sheet, lv.big_blind)
-    p.deck = full_deck(deck)
+    # The deck as given, checked (``table.full_deck``): a replay gives only the cards it shows,
+    # completed in ``cards.deck()`` order when a card beyond them is dealt (``_next_street``).
+    checked_deck(deck)
+    p.deck = deck if len(deck) >= 2 * count else full_deck(deck)
     p.button = button
     # Clockwise from the left of the button; never changed.
-    p.players = players = RINGS[n][button] if count == n else [x for x in RINGS[n][button] if x < count]
-    p.stacks = [*stacks, *[0] * (n - count)]
-    p.folded = [x >= count for x in range(n)]  # an empty seat counts as folded (engine.begin_hand)
+    p.ring = ring = RINGS[n]
+    if count == n:
+        p.players = players = ring[button]
+        p.stacks = list(stacks)
+        p.folded = [False] * n
+    else:
+        p.players = players = [x for x in ring[button] if x < count]
+        p.stacks = [*stacks, *[0] * (n - count)]
+        p.folded = [x >= count for x in range(n)]  # an empty seat counts as folded (engine.begin_hand)
     p.bets = [0] * n
     p.committed = [0] * n
     p.antes = [0] * n
@@ -402,7 +386,7 @@ def deal(sheet: RuleSheet, stacks: list[int], button: int, deck: list[str], leve
     p.current = p.min_inc = p.full_level = lv.big_blind
     p.bet_count = 1
     p.opener = bb  # H11: preflop the seat after the big blind acts first
-    p.holes = [[] for _ in range(n)]
+    p.holes = [[]] * n  # each dealt seat's list replaces the empty one, which is never changed
     p.pos = 0
     _deal_holes(p, sheet.heads_up_deal)
     p._open_round()
@@ -429,6 +413,7 @@ def start(state: State) -> Playout:
         raise ValueError("a playout starts from a hand that is betting or offered a straddle")
     p = Playout(state.sheet, current_level(state).big_blind)
     p.deck, p.button, p.players, p.pos = h.deck, h.button, list(h.players), h.pos
+    p.ring = RINGS[len(state.stacks)]
     p.stacks, p.holes, p.folded = list(state.stacks), [list(x) for x in h.holes], list(h.folded)
     p.bets, p.committed, p.antes = list(h.bets), list(h.committed), list(h.antes)
     p.acted, p.pending, p.board = list(h.acted), list(h.pending), list(h.board)

@@ -92,10 +92,12 @@ def play_hand(seed: int, fast: type[Playout] = Playout) -> int:
     sc = scenario(rng)
     sc["heads_up_uncapped"] = True
     sheet = _sheet(sc, rng)
-    s = HOLDEM.new(sheet, sc["players"], seed="playout", deck=sc["deck"], button=0, stacks=sc["stacks"])
+    # A replay gives only the cards its hand shows: the rest of the deck follows in deck() order.
+    deck = sc["deck"][: rng.choice([52, rng.randint(2 * sc["players"], 52)])]
+    s = HOLDEM.new(sheet, sc["players"], seed="playout", deck=deck, button=0, stacks=sc["stacks"])
     p: Playout | None = None
     if rng.random() < 0.5:
-        p = playout.deal(sheet, list(sc["stacks"]), 0, sc["deck"])
+        p = playout.deal(sheet, list(sc["stacks"]), 0, deck)
         p.__class__ = fast
     join_at = rng.randint(0, 6)
     decisions = 0

@@ -457,9 +457,12 @@ def play(p: Playout, seat: int, action: Mapping[str, Any]) -> Playout:
     return p
 
 
-def over(p: Playout, first: State) -> bool:
-    """Whether the hand has ended (its pots shared out)."""
-    return p.over
+def over(p: Playout | State, first: State) -> bool:
+    """Whether the hand in play in ``first`` has ended (its pots shared out), on this path or, for
+    a bench or a test running the same playout through the contract, on a contract state."""
+    if isinstance(p, Playout):
+        return p.over
+    return p.hands != first.hands or p.over
 
 
 __all__ = ["Playout", "deal", "legal", "over", "play", "start", "to_act"]

@@ -94,7 +94,7 @@ def play_hand(seed: int, fast: type[Playout] = Playout) -> int:
     sheet = _sheet(sc, rng)
     # A replay gives only the cards its hand shows: the rest of the deck follows in deck() order.
     deck = sc["deck"][: rng.choice([52, rng.randint(2 * sc["players"], 52)])]
-    s = HOLDEM.new(sheet, sc["players"], seed="playout", deck=deck, button=0, stacks=sc["stacks"])
+    s = first = HOLDEM.new(sheet, sc["players"], seed="playout", deck=deck, button=0, stacks=sc["stacks"])
     p: Playout | None = None
     if rng.random() < 0.5:
         p = playout.deal(sheet, list(sc["stacks"]), 0, deck)
@@ -124,7 +124,7 @@ def play_hand(seed: int, fast: type[Playout] = Playout) -> int:
         decisions += 1
     if p is None:
         return decisions  # the hand ended before the playout joined it
-    _same("over", True, p.over, seed)
+    _same("over", True, playout.over(p, s) and playout.over(s, first), seed)
     last = s.history[-1]
     _same("finishing stacks", last["finishing_stacks"], [p.stacks[x] for x in last["players"]], seed)
     assert s.last is not None
@@ -162,6 +162,7 @@ def test_playout_start_leaves_the_game_state_alone() -> None:
     p = playout.start(state)
     seat = playout.to_act(p)[0]
     playout.play(p, seat, {"type": "raise", "to": 6})
+    assert not playout.over(p, state) and not playout.over(state, state)
     assert HOLDEM.dump(state) == before
     assert p.bets[seat] == 6 and state.hand is not None and state.hand.bets[seat] == 0
     with pytest.raises(IllegalAction):

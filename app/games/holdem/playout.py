@@ -373,7 +373,6 @@ def deal(sheet: RuleSheet, stacks: list[int], button: int, deck: list[str], leve
     p.committed = [0] * n
     p.antes = [0] * n
     p.acted = [-1] * n
-    p.pending = [False] * n
     sb, bb = (button, players[0]) if count == 2 else (players[0], players[1])
     if sheet.ante_type == "every_player" and lv.ante:
         for seat in players:
@@ -389,7 +388,9 @@ def deal(sheet: RuleSheet, stacks: list[int], button: int, deck: list[str], leve
     p.holes = [[]] * n  # each dealt seat's list replaces the empty one, which is never changed
     p.pos = 0
     _deal_holes(p, sheet.heads_up_deal)
-    p._open_round()
+    # The preflop round opens (``_open_round``): a player with chips behind must act; nobody has.
+    p.pending = [chips > 0 for chips in p.stacks]
+    p._advance(bb)
     return p
 
 

@@ -18,7 +18,8 @@ and the views of all seats, as ``bench/palace.py`` times a move); Hold'em hands/
 deals/s of greedy 3-player games of ``tuhat`` (``legal_actions`` + ``apply``); the Hold'em replay of
 ``bench/replay.py``: the same Pluribus-shaped 6-max hands (made and parsed once by the working tree)
 through each tree's engine and through pokerkit's own PHH replay in the same process, with the
-ratio ours / pokerkit (pokerkit's figure is the same code in both columns: it shows the load).
+ratio ours / pokerkit (pokerkit's figure is the same code in both columns: it shows the load), and
+the same hands through the playout path (``holdem.playout``) where a tree has one.
 The rules changed between the revisions (e.g. who opens in Palace, redeals before the bid in
 Thousand), so games differ a little: moves/s is the fairer figure where a game's length changed.
 
@@ -82,13 +83,20 @@ elif name == "replay":
         hands = pickle.load(f)
     from pokerkit import HandHistory
     histories = [HandHistory.loads(r.text) for r in hands]
-    ours, theirs = [], []
+    # The playout path (``holdem.playout``) where the tree has one.
+    quick_path = importlib.util.find_spec("app.games.holdem.playout") is not None
+    ours, quick, theirs = [], [], []
     for _ in range(3):
         ours.append(bench.ours(hands))
+        if quick_path:
+            quick.append(bench.fast(hands))
         theirs.append(bench.theirs(histories, len(hands)))
     import statistics
     a, b = statistics.median(ours), statistics.median(theirs)
     out = {"replay hands/s": a, "pokerkit hands/s": b, "replay/pokerkit": a / b, "units": len(hands)}
+    if quick:
+        out["playout replay hands/s"] = statistics.median(quick)
+        out["playout/pokerkit"] = statistics.median([f / t for f, t in zip(quick, theirs)])
 else:
     deals_per_s, _apply_us, _move_us, deals, moves = bench.run(size, seed)
     out = {"Thousand moves/s": moves * deals_per_s / deals, "Thousand deals/s": deals_per_s, "units": moves}
@@ -216,8 +224,11 @@ def main() -> None:
     print(f"medians of {args.runs} interleaved runs; baseline {args.baseline}, working tree {working}")
     print(f"{'figure':<20}{'baseline':>12}{'working':>12}{'working/baseline':>18}")
     for figure, by_tree in results.items():
+        digits = ".2f" if figure.endswith("/pokerkit") else ",.0f"
+        if "baseline" not in by_tree:  # a figure the baseline tree has no code for
+            print(f"{figure:<20}{'-':>12}{statistics.median(by_tree['working']):>12{digits}}")
+            continue
         a, b = statistics.median(by_tree["baseline"]), statistics.median(by_tree["working"])
-        digits = ".2f" if figure == "replay/pokerkit" else ",.0f"
         print(f"{figure:<20}{a:>12{digits}}{b:>12{digits}}{b / a:>17.3f}x")
     if counted:
         print("instructions (callgrind) per unit; below 1: the working tree does less work")

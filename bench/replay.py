@@ -12,12 +12,15 @@ out in PHH (``phh.export``, every hole card). Each hand is then parsed once, out
   (``deal_hole``, ``fold``, ``check_or_call``, ``complete_bet_or_raise_to``, ``deal_board``, the
   showdown), so no notation is parsed while timed;
 - ours: per hand the stacks, the button, a fixed deck (holes in dealing order, burns and the
-  board, the rest completed by ``new``) and the moves as ``apply`` takes them.
+  board, the rest completed by ``new``) and the moves as ``apply`` takes them;
+- ours, playout path: the same deck and stacks through ``holdem.playout.deal`` (one mutable hand,
+  no events, views or copies) and the moves as ``Playout.move`` takes them (kind, total).
 
 Every replay checks that each hand ends with the recorded finishing stacks. Times are process CPU
-time; each figure is the median of ``--runs`` runs, the engines interleaved within each run.
+time; each figure is the median of ``--runs`` runs, the engines interleaved within each run, and
+each ratio the median of the runs' own ratios (the two sides of a ratio share a run's load).
 
-    python bench/replay.py [--hands 10000] [--runs 5] [--phh PATH]
+    python bench/replay.py [--hands 10000] [--runs 5] [--phh PATH] [--only ours|playout]
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Replay:
     stacks: list[int]  # by our seat (seat 0 is the first player left of the button)
     deck: list[str]
     moves: list[tuple[int, dict[str, Any]]]
+    plays: list[tuple[str, int]]  # the moves for the playout path: kind and total this round
     finishing: list[int]  # by our seat
     pk_args: tuple[Any, ...]  # pokerkit create_state's blinds and stacks (PHH order)
     pk_ops: list[tuple[str, tuple[Any, ...]]]
@@ -177,6 +181,7 @@ def prepare(text: str) -> Replay | None:
         stacks=list(hh.starting_stacks),
         deck=deck,
         moves=moves,
+        plays=[(move["type"], move.get("to", 0)) for _, move in moves],
         finishing=list(hh.finishing_stacks or []),
         pk_args=(tuple(hh.blinds_or_straddles[:2]), hh.min_bet, tuple(hh.starting_stacks), n),
         pk_ops=ops,
@@ -251,6 +256,27 @@ def ours(hands: list[Replay]) -> float:
     return len(hands) / (time.process_time() - start)
 
 
+def fast(hands: list[Replay]) -> float:
+    """Our playout path: one changeable hand per replay, the same checks of every move."""
+    from app.games.holdem.playout import deal
+
+    sheets = {}
+    start = time.process_time()
+    for r in hands:
+        sheet = sheets.get(r.players)
+        if sheet is None:
+            sheet = sheets[r.players] = HOLDEM.sheet(
+                {"seats": r.players, "small_blind": SB, "big_blind": BB, "max_hands": 1, "buy_in_min": 1,
+                 "buy_in_max": 10**9, "show_after_hand": False}
+            )
+        p = deal(sheet, r.stacks, r.players - 1, r.deck)
+        move = p.move
+        for kind, to in r.plays:
+            move(kind, to)
+        assert p.over and (not r.finishing or p.stacks == r.finishing), r.text
+    return len(hands) / (time.process_time() - start)
+
+
 def theirs(histories: Iterable[Any], count: int) -> float:
     start = time.process_time()
     for hh in histories:
@@ -292,32 +318,45 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--phh", type=Path, default=None, help="a .phh/.phhs file or a folder of them")
+    parser.add_argument("--only", choices=("ours", "playout"), default=None,
+                        help="replay --runs times through one path, without pokerkit: for instruction "
+                             "counts, two runs of valgrind --tool=callgrind differing in --runs")
     args = parser.parse_args()
     from pokerkit import HandHistory
 
     texts = read_phh(args.phh) if args.phh else make_hands(args.hands, args.seed)
     hands = [r for r in map(prepare, texts) if r is not None]
+    if args.only:
+        replay = ours if args.only == "ours" else fast
+        print(f"{args.only}: " + ", ".join(f"{replay(hands):,.0f}" for _ in range(args.runs)) + " hands/s")
+        return
     moves = sum(len(r.moves) for r in hands) / len(hands)
     shown = sum(" sm" in r.text for r in hands) / len(hands)
     print(f"{len(hands)} hands ({len(texts) - len(hands)} skipped), {moves:.1f} moves a hand, "
           f"{shown:.0%} to a showdown")
     histories = [HandHistory.loads(r.text) for r in hands]
-    mine, pk, direct = [], [], []
+    mine, quick, pk, direct = [], [], [], []
     for run in range(args.runs):
         a = ours(hands)
+        f = fast(hands)
         b = theirs(histories, len(hands))
         c = theirs_direct(hands)
         mine.append(a)
+        quick.append(f)
         pk.append(b)
         direct.append(c)
-        print(f"run {run + 1}: ours {a:,.0f} hands/s, pokerkit replay {b:,.0f} ({a / b:.1f}x), "
-              f"pokerkit direct calls {c:,.0f} ({a / c:.1f}x)")
+        print(f"run {run + 1}: ours {a:,.0f} hands/s, playout path {f:,.0f}, pokerkit replay {b:,.0f} "
+              f"({a / b:.1f}x, {f / b:.1f}x), pokerkit direct calls {c:,.0f} ({a / c:.1f}x, {f / c:.1f}x)")
     med = statistics.median
-    print(f"median: ours {med(mine):,.0f} hands/s, pokerkit replay {med(pk):,.0f}, "
-          f"ratio {med([a / b for a, b in zip(mine, pk, strict=True)]):.1f}x (goal 20x); "
-          f"pokerkit direct calls {med(direct):,.0f}, ratio "
-          f"{med([a / c for a, c in zip(mine, direct, strict=True)]):.1f}x")
 
+    def ratio(xs: list[float], ys: list[float]) -> str:
+        return f"{med([x / y for x, y in zip(xs, ys, strict=True)]):.1f}x"
+
+    print(f"median: ours {med(mine):,.0f} hands/s, playout path {med(quick):,.0f}, pokerkit replay "
+          f"{med(pk):,.0f}, pokerkit direct calls {med(direct):,.0f}")
+    print(f"ratios (medians of the runs' ratios): ours / pokerkit replay {ratio(mine, pk)}, "
+          f"/ direct calls {ratio(mine, direct)}; playout path / pokerkit replay {ratio(quick, pk)} "
+          f"(goal 20x), / direct calls {ratio(quick, direct)} (goal 30x)")
 
 if __name__ == "__main__":
     main()

@@ -21,7 +21,13 @@ def pots(h: Hand) -> list[tuple[int, list[int]]]:
     Bets are layered by how much each live player put in; antes are dead money of the main
     pot (a big-blind ante is paid for the whole table, so everyone contests it).
     """
-    players, committed, antes, folded = h.players, h.committed, h.antes, h.folded
+    return layers(h.players, h.committed, h.antes, h.folded)
+
+
+def layers(
+    players: list[int], committed: list[int], antes: list[int], folded: list[bool]
+) -> list[tuple[int, list[int]]]:
+    """``pots`` from the hand's lists (per seat), which the playout path keeps too (``playout``)."""
     live = [x for x in players if not folded[x]]
     if len({committed[x] - antes[x] for x in live}) == 1:
         # Nobody live is all-in for less than the others: one pot of everything put in, which

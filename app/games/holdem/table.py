@@ -17,7 +17,15 @@ _CARDS = frozenset(FULL_DECK)
 
 
 def full_deck(cards: list[str]) -> list[str]:
-    """A given deck checked once, when the table opens, and completed in ``cards.deck()`` order.
+    """A given deck checked once, when the table opens, and completed in ``cards.deck()`` order."""
+    given = checked_deck(cards)
+    if len(cards) == 52:
+        return list(cards)
+    return [*cards, *[c for c in FULL_DECK if c not in given]]
+
+
+def checked_deck(cards: list[str]) -> set[str]:
+    """The cards of a given deck (whole or its top part), refused unless each is a card once.
 
     One set comparison checks every code: hashing a non-string or a two-character string that
     is no card leaves it out of ``_CARDS`` (unhashable items fall back to the plain check)."""
@@ -31,9 +39,7 @@ def full_deck(cards: list[str]) -> list[str]:
         raise IllegalAction("bad_deck", "A deck is a list of two-character card codes, rank then suit.")
     if len(given) != len(cards):
         raise IllegalAction("bad_deck", "A deck may hold each card only once.")
-    if len(cards) == 52:
-        return list(cards)
-    return [*cards, *[c for c in FULL_DECK if c not in given]]
+    return given
 
 
 def settle(s: State, events: list[Event]) -> list[int]:

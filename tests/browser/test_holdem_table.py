@@ -85,6 +85,13 @@ def in_the_hand(players: list[Player]) -> list[Player]:
     return [p for p in acting(players) if {a["type"] for a in legal(p)} - {"rebuy", "sit_in"}]
 
 
+def wait_hand_after(player: Player, number: int) -> None:
+    """Until the page shows a hand dealt after hand ``number``."""
+    player.page.wait_for_function(
+        "(n) => { const v = window.houserules.state && window.houserules.state.view;"
+        " return Boolean(v && v.hand && v.hand.number > n); }", arg=number)
+
+
 def hand_number(player: Player) -> int:
     hand = view(player)["hand"]
     return int(hand["number"]) if hand else 0
@@ -145,9 +152,7 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     for _ in range(4):
         # The next hand, once it is dealt: the last one's show-or-muck questions may keep the table
         # between hands a moment.
-        host.page.wait_for_function(
-            "(n) => { const v = window.houserules.state && window.houserules.state.view;"
-            " return Boolean(v && v.hand && v.hand.number > n); }", arg=played)
+        wait_hand_after(host, played)
         wait_same_version(everyone)
         start_hand = played = hand_number(host)
         plan = ["all_in", "call", "fold"]
@@ -195,8 +200,11 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
     )
     wait_same_version(everyone)
 
-    # The next hand between the two others, checked down to a showdown that asks to show or muck:
-    # nobody answers, and the decision timer makes the quiet choice so the table goes on.
+    # The next hand (the busted player bought in again and is dealt in), checked down to a showdown
+    # that asks to show or muck: nobody answers, and the decision timer makes the quiet choice so
+    # the table goes on.
+    wait_hand_after(host, played)  # not the busting hand's after-hand show
+    wait_same_version(everyone)
     number = hand_number(host)
     for _ in range(20):
         movers = [p for p in acting(seated)

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games.base import IllegalAction
+from app.games.holdem.betting import LARGEST, SMALLEST
 from app.games.holdem.common import RINGS, Action, current_level
 from app.games.holdem.evaluator import strength7
 from app.games.holdem.pots import layers, split
@@ -35,24 +36,24 @@ from app.games.holdem.rules import RuleSheet
 from app.games.holdem.state import State
 from app.games.holdem.table import checked_deck, full_deck
 
-# Why a move is refused: the contract's codes (``betting.refusal``), plain sentences.
+# Why a move is refused: the contract's codes and sentences (``betting.refusal``), so a refusal
+# reads the same on both paths and every sentence is already in the catalogues.
 _REFUSED = {
     "cannot_fold": "Nothing to call: check instead of folding.",
-    "cannot_check": "There is a bet to call; fold, call or raise.",
+    "cannot_check": "There are {chips} chips to call; fold, call or raise.",
     "nothing_to_call": "There is nothing to call; check or bet.",
     "bet_not_allowed": "There is already a bet: raise instead.",
     "raise_not_allowed": "Nobody has bet: bet instead.",
-    "raise_closed": "Raising is closed to you now.",
-    "above_stack": "That is more than your stack (table stakes).",
-    "below_minimum": "That is below the smallest bet or raise.",
-    "above_maximum": "That is above the largest bet or raise.",
+    "above_stack": "You have only {top} in all this round (table stakes).",
     "not_your_turn": "It is not your turn.",
-    "bad_action": "Not a betting move.",
+    "unknown_action": "Unknown action type; expected one of: {expected}.",
 }
+_CAPPED = "The betting is capped for this round."
+_NOT_REOPENED = "Raising is closed to you: the short all-in did not reopen the betting."
 
 
-def _refuse(code: str) -> IllegalAction:
-    return IllegalAction(code, _REFUSED[code])
+def _refuse(code: str, **params: Any) -> IllegalAction:
+    return IllegalAction(code, _REFUSED[code], **params)
 
 
 class Playout:
@@ -187,7 +188,7 @@ class Playout:
             self.pending[seat] = False
         elif kind == "check":
             if to_call:
-                raise _refuse("cannot_check")
+                raise _refuse("cannot_check", chips=to_call)
             self.pending[seat] = False
             self.acted[seat] = current
         elif kind == "call" or (kind == "all_in" and self.stacks[seat] <= to_call):
@@ -211,17 +212,17 @@ class Playout:
         if kind == "raise" and self.current == 0:
             raise _refuse("raise_not_allowed")
         if kind not in ("bet", "raise", "all_in"):
-            raise _refuse("bad_action")
+            raise _refuse("unknown_action", expected="fold, check, call, bet, raise, all_in")
         _, _, can_raise, low, high = self.options(seat)
         top = self.bets[seat] + self.stacks[seat]
         if not can_raise:
-            raise _refuse("raise_closed")
+            raise IllegalAction("raise_closed", _CAPPED if self.variant == "fixed_limit" else _NOT_REOPENED)
         if to > top:
-            raise _refuse("above_stack")
+            raise _refuse("above_stack", top=top)
         if to < low:
-            raise _refuse("below_minimum")
+            raise IllegalAction("below_minimum", SMALLEST.get(kind, SMALLEST["raise"]), min=low)
         if to > high:
-            raise _refuse("above_maximum")
+            raise IllegalAction("above_maximum", LARGEST.get(kind, LARGEST["raise"]), max=high)
         pay = to - self.bets[seat]
         self.stacks[seat] -= pay
         self.bets[seat] = to

@@ -101,9 +101,8 @@ let fadeTimer = null;
 // history up to its frame): then the line is empty.
 export function showLastMove(events, module, seatName, { whole = false } = {}) {
   const box = lastMoveBox();
-  if (!box || !module || !module.describeAction) return;
-  const moves = (events || []).filter((e) => e.seat !== null && e.seat !== undefined && module.describeAction(e));
-  const event = moves[moves.length - 1];
+  if (!box || !module) return;
+  const event = lastMoveOf(events, module);
   if (!event) {
     if (whole) clearLastMove();
     return;
@@ -118,6 +117,15 @@ export function showLastMove(events, module, seatName, { whole = false } = {}) {
     box.classList.remove("fresh");
     box.classList.add("faded");
   }, FADE_MS);
+}
+
+// The newest seat move among `events`: the table module's `isMove` says which events are a
+// player's moves (by default those its `describeAction` words for the seat); null when none is.
+export function lastMoveOf(events, module) {
+  const isMove = module.isMove || module.describeAction;
+  if (!isMove) return null;
+  const moves = (events || []).filter((e) => e.seat !== null && e.seat !== undefined && isMove(e));
+  return moves[moves.length - 1] || null;
 }
 
 export function clearLastMove() {

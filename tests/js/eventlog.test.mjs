@@ -44,3 +44,24 @@ test("the fair deal's records are worded by the fair panel and told apart", () =
 test("an event nobody words falls back to its type in words and says so", () => {
   assert.deepEqual(eventText({ type: "brand_new_thing" }, palace, seatName), { text: "brand new thing", worded: false });
 });
+
+test("a fold or a straddle is the last move on the felt; a blind the table posts is not", async () => {
+  const { lastMoveOf } = await staticModule("eventlog.js");
+  const holdem = await staticModule("tables/holdem.js");
+  const hand = [
+    { type: "hand_started", hand: 3, button: 0 },
+    { type: "posted", seat: 1, kind: "small_blind", amount: 1 },
+    { type: "posted", seat: 2, kind: "big_blind", amount: 2 },
+    { type: "no_straddle", seat: 0 },
+    { type: "fold", seat: 0 },
+    { type: "fold", seat: 1 },
+    { type: "pot_won", shares: { 2: 3 } },
+  ];
+  assert.equal(describeEvent(lastMoveOf(hand, holdem), holdem, seatName), "Ben folds");
+  assert.equal(lastMoveOf(hand.slice(0, 3), holdem), null);
+  const straddled = [...hand.slice(0, 3), { type: "posted", seat: 0, kind: "straddle", amount: 4 }];
+  assert.equal(describeEvent(lastMoveOf(straddled, holdem), holdem, seatName), "Ann straddles 4");
+  // A module without isMove: the events its describeAction words (Palace's plays).
+  const played = { type: "played", seat: 2, cards: ["5h"] };
+  assert.equal(lastMoveOf([played, { type: "hand_size", seat: null }], palace), played);
+});

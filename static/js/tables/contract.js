@@ -78,6 +78,9 @@
  * @property {(event: Object) => string|null} [describeAction]
  *   a seat's own move in a few words ("played 4♦ ×2", "calls 40"), shown on its seat until its next turn
  *   and (as describeEvent words it) in the table's #last-move line; null for events that are not a move
+ * @property {(event: Object) => boolean} [isMove]
+ *   whether an event is a player's move for the #last-move line, where a game's moves include some
+ *   that describeAction leaves off the seat (default: describeAction words it)
  * @property {(view: Object|null) => string} [scoreLabel]   the heading of the result's score column (default "Score")
  * @property {(outcome: Outcome, seat: number, view: Object|null) => string} [scoreText]   a seat's result cell
  */

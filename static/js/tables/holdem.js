@@ -478,6 +478,15 @@ export function describeAction(event) {
   }
 }
 
+// A player's move for the table's last-move line: what describeAction words, and the moves a seat
+// shows otherwise (a fold as "folded") or not at all (declining or making a straddle, H7). Blinds
+// and antes are posted by the table, not chosen.
+export function isMove(event) {
+  if (event.type === "fold" || event.type === "no_straddle") return true;
+  if (event.type === "posted") return event.kind === "straddle";
+  return describeAction(event) !== null;
+}
+
 // The table's end: the player who won the most chips (cash: the ledger's result; tournament: the
 // last one with chips); the placings list every player's result.
 export function describeOutcome(outcome, seatName) {

@@ -28,8 +28,11 @@ from app.bots.memory import Memory
 
 Action = dict[str, Any]
 
-# Determinized playouts per decision of "good" (``app.bots.palace_search``; 0: none).
+# Determinized playouts per decision of "good" (``app.bots.palace_search``; 0: none), and the moves
+# they may play together: the budget bounds a decision's time on any table (a hand grown by pick-ups
+# has many options), where a fixed depth would not.
 GOOD_SAMPLES = 4
+GOOD_BUDGET: int | None = None
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
@@ -39,7 +42,7 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if level == "strong":
         return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES)
     if GOOD_SAMPLES:
-        return palace_search.choose(view, legal, rng, memory, GOOD_SAMPLES)
+        return palace_search.choose(view, legal, rng, memory, GOOD_SAMPLES, GOOD_BUDGET)
     return palace_policy.good_move(view, legal, rng, memory)
 
 

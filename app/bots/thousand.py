@@ -56,6 +56,10 @@ CAPTURE = 7
 TALON_HOPE = 15
 # How far the estimate must stand above a bid before the bot goes that high.
 MARGIN = 5
+# How far the estimate after the talon may fall short of the contract before the bot throws a bomb
+# [T10] (while it has one): a bomb costs each opponent's gain (60 on tuhat), a lost contract its
+# whole value.
+BOMB_SHORT = 25
 
 
 # Determinizations per decision in the tricks (each plays out every legal card): "good" takes a
@@ -246,7 +250,7 @@ def _exchange(view: Mapping[str, Any], legal: Sequence[Action], hand: list[str],
         if best is None or key > best[0]:
             best = (key, action)
     after = best[0][0] if best is not None else estimate(hand)
-    if "bomb" in kinds and after < contract - 25:
+    if "bomb" in kinds and after < contract - BOMB_SHORT:
         return {"type": "bomb"}
     raises = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: int(a["value"]))
     affordable = [a for a in raises if int(a["value"]) <= after - 2 * MARGIN]

@@ -57,9 +57,10 @@ TALON_HOPE = 15
 # How far the estimate must stand above a bid before the bot goes that high.
 MARGIN = 5
 # How far the estimate after the talon may fall short of the contract before the bot throws a bomb
-# [T10] (while it has one): a bomb costs each opponent's gain (60 on tuhat), a lost contract its
-# whole value.
-BOMB_SHORT = 25
+# [T10] (while it has one): a bomb gives each opponent 60 on tuhat, a lost contract costs the bidder
+# its whole value, so a contract the estimate does not reach is given up rather than played (with
+# 25 here the good bot made 73.7 % of the contracts it played, with 5 it makes 79 % and wins more).
+BOMB_SHORT = 5
 
 
 # Determinizations per decision in the tricks (each plays out every legal card): "good" takes a

@@ -1,4 +1,4 @@
-"""Determinized playouts of a Palace game, for the "strong" bot (P7–P22).
+"""Determinized playouts of a Palace game, for the "good" and "strong" bots (P7–P22).
 
 ``choose`` deals the cards the seat cannot see at random, consistent with what it has seen (its
 hand, every face-up card, the pile, the cards it knows another player picked up, and the cards
@@ -6,10 +6,11 @@ burned so far, from its memory), plays the game on from each legal move with a q
 for every seat, and keeps the move whose playouts leave it best placed: not the last one holding
 cards (P22), and holding fewer cards than the others where a playout is cut short.
 
-The simulator plays the et base rules (P12 a 2 resets, P13 an 8 is transparent, P14 after a 7 the
-next is a 7 or lower, P15 a 10 burns and its player goes again, P16 four of a kind burn, P8 refill
-to three, P18–P21 the table cards); on sheets that differ it is an approximation, which only adds
-noise to its estimate. The swap phase, the draws of P9 and out-of-turn moves are left to "good".
+The playouts run on ``app.bots.palace_sim`` with the rules the seat has read (the low card of P14,
+transparent 8s of P13, where a 10 fits, P15; P19 once seen); what it leaves out of a sheet only adds
+noise to the estimate. A move budget bounds the moves all the playouts of a decision play (fewer
+samples, or shallower playouts, when the seat has many options), so a decision's time is bounded
+on any table. The swap phase, the draws of P9 and out-of-turn moves are left to "good".
 """
 
 from __future__ import annotations

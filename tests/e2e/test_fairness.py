@@ -277,7 +277,8 @@ async def test_thousand_and_holdem_records_verify(backend: Backend, server: Serv
     if game == "holdem":
         # Every hand is dealt in some frame; a hand the blinds put all in is played out by the move
         # that dealt it, so one frame (one mark) may deal two hands.
-        started = sum(e["type"] in {"deal", "hand_started"} for f in replays[0]["frames"] for e in f["events"])
+        started = sum(e["type"] in {"deal", "hand_started"}
+                      for f in replays[0]["frames"] for e in f["events"])
         assert started == len(dealt)
     for client in everyone:
         await client.close()

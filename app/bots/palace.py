@@ -37,7 +37,7 @@ Action = dict[str, Any]
 GOOD_SAMPLES = 16
 GOOD_BUDGET: int | None = 4000
 # The same for "strong" (``palace_search.SAMPLES`` playouts).
-STRONG_BUDGET: int | None = None
+STRONG_BUDGET: int | None = 40000
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,

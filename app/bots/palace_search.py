@@ -28,7 +28,7 @@ from app.bots.memory import Memory
 
 Action = dict[str, Any]
 
-SAMPLES = 24
+SAMPLES = 96
 # The head start of the good policy's own move, times the square root of the samples (a score
 # runs from -1 to 1 a sample, and its noise grows with that root).
 PRIOR = 0.5

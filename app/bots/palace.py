@@ -10,7 +10,10 @@ the pile, P12), 10s (burn, P15) and 8s (transparent on many sheets, P13).
   specials until nothing ordinary fits;
 - burns when asked (P15: the burner plays again), plays a drawn card when it may (P9);
 - cuts in, adds drawn cards and lays down fours whenever it can (P16, P17);
-- picks up the pile only when it must.
+- picks up the pile only when it must;
+- where it has a choice of plays, ``GOOD_SAMPLES`` determinized playouts within ``GOOD_BUDGET``
+  moves (``app.bots.palace_search``) may overrule the lowest card: they find the play that leaves
+  it least likely to be the last holding cards.
 
 "easy": ready at once, plays a random fitting rank (all its cards of that rank), keeping the
 specials back when an ordinary card fits, picks up only when it must, and takes out-of-turn moves
@@ -28,8 +31,13 @@ from app.bots.memory import Memory
 
 Action = dict[str, Any]
 
-# Determinized playouts per decision of "good" (``app.bots.palace_search``; 0: none).
-GOOD_SAMPLES = 4
+# Determinized playouts per decision of "good" (``app.bots.palace_search``; 0: none), and the moves
+# they may play together: the budget bounds a decision's time on any table (a hand grown by pick-ups
+# has many options), where a fixed depth would not.
+GOOD_SAMPLES = 16
+GOOD_BUDGET: int | None = 4000
+# The same for "strong" (``palace_search.SAMPLES`` playouts).
+STRONG_BUDGET: int | None = 40000
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
@@ -37,9 +45,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if level == "easy":
         return palace_policy.easy_move(view, legal, rng)
     if level == "strong":
-        return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES)
+        return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES, STRONG_BUDGET)
     if GOOD_SAMPLES:
-        return palace_search.choose(view, legal, rng, memory, GOOD_SAMPLES)
+        return palace_search.choose(view, legal, rng, memory, GOOD_SAMPLES, GOOD_BUDGET)
     return palace_policy.good_move(view, legal, rng, memory)
 
 

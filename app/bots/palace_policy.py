@@ -194,14 +194,21 @@ def _burn_now(view: Mapping[str, Any], plays: Sequence[Action], memory: Memory =
     return None
 
 
-def _strength(cards: Sequence[str]) -> int:
-    return sum(KEEP[_rank(c)] for c in cards)
+def _strength(cards: Sequence[str], eights_clear: bool = True) -> int:
+    keep = KEEP if eights_clear else PLAIN_EIGHT
+    return sum(keep[_rank(c)] for c in cards)
+
+
+# KEEP on a sheet whose 8 is an ordinary card (P13 off).
+PLAIN_EIGHT: dict[str, int] = {**KEEP, "8": VALUE["8"]}
 
 
 def _swap(view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
     lays = [a for a in legal if a["type"] == "lay_face_up"]
     if lays:
-        return max(lays, key=lambda a: (_strength(a["cards"]), sorted(a["cards"])))
+        # Choosing face-up cards out of six (P3) is the Palace how-to's deal, whose 8 is ordinary
+        # (P13 off): an 8 there is no card to keep for the end.
+        return max(lays, key=lambda a: (_strength(a["cards"], eights_clear=False), sorted(a["cards"])))
     up = _me(view).get("face_up") or []
     best: tuple[int, Action] | None = None
     for action in legal:

@@ -56,6 +56,11 @@ CAPTURE = 7
 TALON_HOPE = 15
 # How far the estimate must stand above a bid before the bot goes that high.
 MARGIN = 5
+# How far the estimate after the talon may fall short of the contract before the bot throws a bomb
+# [T10] (while it has one): a bomb gives each opponent 60 on tuhat, a lost contract costs the bidder
+# its whole value, so a contract the estimate does not reach is given up rather than played (with
+# 25 here the good bot made 73.7 % of the contracts it played, with 5 it makes 79 % and wins more).
+BOMB_SHORT = 5
 
 
 # Determinizations per decision in the tricks (each plays out every legal card): "good" takes a
@@ -246,7 +251,7 @@ def _exchange(view: Mapping[str, Any], legal: Sequence[Action], hand: list[str],
         if best is None or key > best[0]:
             best = (key, action)
     after = best[0][0] if best is not None else estimate(hand)
-    if "bomb" in kinds and after < contract - 25:
+    if "bomb" in kinds and after < contract - BOMB_SHORT:
         return {"type": "bomb"}
     raises = sorted((a for a in legal if a["type"] == "bid"), key=lambda a: int(a["value"]))
     affordable = [a for a in raises if int(a["value"]) <= after - 2 * MARGIN]

@@ -178,3 +178,18 @@ def test_holdem_bets_for_value_with_a_strong_hand() -> None:
     view = _holdem_view(["As", "Ah"], ["Ad", "Kc", "7h"], stack=190, bet=0, current=0, pot_other=10)
     action = choose("holdem", view, legal, random.Random(0), "good")
     assert action["type"] == "bet" and 2 <= action["to"] <= 190
+
+
+def test_thousand_bombs_a_contract_its_hand_falls_short_of_and_plays_one_it_reaches() -> None:
+    hand = ["Ah", "Th", "Kh", "Qh", "As", "Ts", "Ad", "9c", "Jc", "9d"]
+    gives = [{"type": "give", "cards": {"0": a, "2": b}} for a in hand for b in hand if a != b]
+    legal = [*gives, {"type": "bomb"}]
+    reach = max(estimate([c for c in hand if c not in g["cards"].values()]) for g in gives)
+
+    def move(contract: int) -> dict[str, Any]:
+        view = _thousand_view(hand, legal, phase="exchange", bidder=1, contract=contract)
+        return choose("thousand", view, legal, random.Random(0), "good")
+
+    # [T10] a bomb costs each opponent's 60, a lost contract its whole value: short by 10 is a bomb.
+    assert move(reach + 10) == {"type": "bomb"}
+    assert move(reach - 10)["type"] == "give"

@@ -1,0 +1,114 @@
+"""The Palace bot's playouts: the simulated table follows the rules it read (``app.bots.palace_sim``),
+and a move budget bounds the moves a decision's playouts play (``app.bots.palace_search``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from app.bots import choose, palace_search, palace_sim
+from app.bots.memory import Recall
+from app.bots.palace_sim import CODE, NONE, Sim, Table
+from app.registry import get
+
+ET = Table(low=CODE["7"], eights_clear=True, ten_anything=False, turn_up_below=False)
+FI = Table(low=NONE, eights_clear=False, ten_anything=True, turn_up_below=True)
+
+
+def hand(*ranks: str) -> list[int]:
+    counts = [0] * palace_sim.SIZE
+    for rank in ranks:
+        counts[CODE[rank]] += 1
+    return counts
+
+
+def table(rules: Table, hands: list[list[int]], pile: str = "", up: list[list[int]] | None = None,
+          down: list[list[int]] | None = None) -> Sim:
+    sim = Sim(rules, hands, up or [[] for _ in hands], down or [[] for _ in hands], [], 0, [])
+    sim.lay([CODE[r] for r in pile])
+    return sim
+
+
+def test_a_ten_burns_and_its_player_goes_again_p15() -> None:
+    sim = table(FI, [hand("T", "4"), hand("5")], pile="KA")
+    sim.greedy(0)  # nothing ordinary fits on the ace: the 10 goes on anything and burns
+    assert (sim.pile_n, sim.turn) == (0, 0)
+    sim.greedy(0)
+    assert sim.pile[CODE["4"]] == 1 and sim.turn == 1
+
+
+def test_four_of_a_kind_burns_and_eights_follow_the_sheet_p13_p16() -> None:
+    sim = table(ET, [hand("9"), hand("3")], pile="99")
+    sim.play_hand(0, CODE["9"], 1)
+    assert sim.pile_n == 3 and sim.turn == 1  # three nines: no four yet
+    sim = table(ET, [hand("9", "9", "4"), hand("3")], pile="99")
+    sim.play_hand(0, CODE["9"], 2)
+    assert sim.pile_n == 0 and sim.turn == 0  # the four burns: its player goes again
+    # An 8 is transparent on the et base (the 9 stays in force) and ordinary on the fi one.
+    assert not table(ET, [hand()], pile="98").fits(CODE["4"])
+    assert table(ET, [hand()], pile="98").fits(CODE["9"])
+    assert not table(FI, [hand()], pile="98").fits(CODE["7"])
+
+
+def test_after_the_low_card_only_lower_cards_fit_p14() -> None:
+    sim = table(ET, [hand()], pile="7")
+    assert sim.fits(CODE["5"]) and not sim.fits(CODE["9"]) and not sim.fits(CODE["T"])
+    assert sim.fits(CODE["2"]) and sim.fits(CODE["8"])
+
+
+def test_a_played_face_up_card_turns_up_the_one_below_p19() -> None:
+    sim = table(FI, [hand(), hand("3")], up=[[CODE["Q"]], []], down=[[CODE["4"]], []])
+    sim.greedy(0)
+    assert sim.up[0] == [CODE["4"]] and sim.down[0] == []
+    blind = Table(FI.low, FI.eights_clear, FI.ten_anything, turn_up_below=False)
+    sim = table(blind, [hand(), hand("3")], up=[[CODE["Q"]], []], down=[[CODE["4"]], []])
+    sim.greedy(0)
+    assert sim.up[0] == [] and sim.down[0] == [CODE["4"]]
+
+
+def test_a_stuck_player_picks_up_the_pile_p9() -> None:
+    sim = table(FI, [hand("4"), hand("3")], pile="6K")
+    sim.greedy(0)
+    assert sim.hands[0] == hand("4", "6", "K") and sim.pile_n == 0 and sim.turn == 1
+
+
+def _a_decision(preset: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """A seat on turn with at least three different plays, in a game of good bots."""
+    game = get("palace")
+    state = game.new(game.sheet(None, preset=preset), 3, seed="budget")
+    memories = [Recall("palace") for _ in range(3)]
+    rng = random.Random(1)
+    for _ in range(500):
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        plays = {(a["type"], tuple(sorted(a.get("cards") or []))[:1]) for a in legal if a["type"] == "play"}
+        if view["phase"] == "play" and view["turn"] == seat and len(plays) >= 3:
+            return view, legal, memories[seat].events
+        state, events = game.apply(state, seat, choose("palace", view, legal, rng, "easy"))
+        for index, memory in enumerate(memories):
+            memory.extend(e.to_json() for e in events if e.visible_to(index))
+    raise AssertionError("no decision with three plays")
+
+
+@pytest.mark.parametrize("preset", ["hiina-turakas", "china-hand", "palace"])
+def test_a_budget_bounds_the_moves_a_decision_plays(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    view, legal, memory = _a_decision(preset)
+    moves = 0
+    greedy = Sim.greedy
+
+    def counted(self: Sim, seat: int) -> None:
+        nonlocal moves
+        moves += 1
+        greedy(self, seat)
+
+    monkeypatch.setattr(Sim, "greedy", counted)
+    palace_search.choose(view, legal, random.Random(2), memory, samples=40)
+    unbounded, moves = moves, 0
+    budget = 600
+    first = palace_search.choose(view, legal, random.Random(2), memory, samples=40, budget=budget)
+    assert unbounded > budget >= moves > 0
+    # The same view, memory, moves and draws: the same move.
+    assert palace_search.choose(view, legal, random.Random(2), memory, samples=40, budget=budget) == first

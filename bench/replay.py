@@ -238,17 +238,21 @@ def _complete(ops: Ops, args: tuple[Any, ...]) -> Ops:
 # -- the timed replays -----------------------------------------------------------------------------
 
 
+def one_hand_sheet(sheets: dict[int, Any], players: int) -> Any:
+    """The sheet of a one-hand table of ``players`` seats, made once a size (kept in ``sheets``)."""
+    sheets[players] = HOLDEM.sheet(
+        {"seats": players, "small_blind": SB, "big_blind": BB, "max_hands": 1, "buy_in_min": 1,
+         "buy_in_max": 10**9, "show_after_hand": False}
+    )
+    return sheets[players]
+
+
 def ours(hands: list[Replay]) -> float:
-    sheets = {}
+    sheets: dict[int, Any] = {}
     new, apply = HOLDEM.new, HOLDEM.apply
     start = time.process_time()
     for r in hands:
-        sheet = sheets.get(r.players)
-        if sheet is None:
-            sheet = sheets[r.players] = HOLDEM.sheet(
-                {"seats": r.players, "small_blind": SB, "big_blind": BB, "max_hands": 1, "buy_in_min": 1,
-                 "buy_in_max": 10**9, "show_after_hand": False}
-            )
+        sheet = sheets.get(r.players) or one_hand_sheet(sheets, r.players)
         s = new(sheet, r.players, seed="replay", deck=r.deck, button=r.players - 1, stacks=r.stacks)
         for seat, move in r.moves:
             s, _ = apply(s, seat, move)
@@ -260,15 +264,10 @@ def fast(hands: list[Replay]) -> float:
     """Our playout path: one changeable hand per replay, the same checks of every move."""
     from app.games.holdem.playout import deal
 
-    sheets = {}
+    sheets: dict[int, Any] = {}
     start = time.process_time()
     for r in hands:
-        sheet = sheets.get(r.players)
-        if sheet is None:
-            sheet = sheets[r.players] = HOLDEM.sheet(
-                {"seats": r.players, "small_blind": SB, "big_blind": BB, "max_hands": 1, "buy_in_min": 1,
-                 "buy_in_max": 10**9, "show_after_hand": False}
-            )
+        sheet = sheets.get(r.players) or one_hand_sheet(sheets, r.players)
         p = deal(sheet, r.stacks, r.players - 1, r.deck)
         move = p.move
         for kind, to in r.plays:

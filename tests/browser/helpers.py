@@ -123,3 +123,22 @@ def legal(player: Player) -> list[dict[str, Any]]:
 def acting(players: list[Player]) -> list[Player]:
     """The players who may move now: each page knows only its own (``to_act`` is ``[own seat]``)."""
     return [p for p in players if legal(p)]
+
+
+def press_offered(player: Player, kinds: list[str]) -> str | None:
+    """Presses, in one step in the page, the first of ``kinds`` that the page's state offers and
+    its dock draws a button for; None when none is (the state moved on: a bot, the others or a
+    timer made the table go on). A read-then-click could press a button a newer state removed."""
+    pressed: str | None = player.page.evaluate(
+        """(kinds) => {
+          const state = window.houserules.state;
+          const offered = new Set(((state && state.legal) || []).map((a) => a.type));
+          for (const kind of kinds) {
+            const button = document.querySelector(`#dock button[data-action="${kind}"]`);
+            if (button && offered.has(kind)) { button.click(); return kind; }
+          }
+          return null;
+        }""",
+        kinds,
+    )
+    return pressed

@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     create_room,
     join,
     legal,
+    press_offered,
     wait_same_version,
     wait_version_above,
     watch,
@@ -32,23 +33,9 @@ NAMES = ["Kati", "Mati", "Juku"]
 
 
 # Optional decisions: the sheet's decision timer (2 s here) makes the quiet choice for a player who
-# waits, so on a busy machine it may make one between the test reading the page and its click.
+# waits, so on a busy machine it may make one between the test reading the page and its click:
+# these are pressed with ``press_offered``, which finds and clicks in one step.
 DECISIONS = frozenset({"straddle", "no_straddle", "show", "muck", "run_once", "run_twice"})
-
-
-def decide(player: Player, action: str) -> bool:
-    """Clicks an optional decision's button in the same turn of the page's event loop that finds the
-    decision still offered; False when the decision timer made the choice first."""
-    return bool(player.page.evaluate(
-        """(type) => {
-          const state = window.houserules.state;
-          const button = document.querySelector(`#dock button[data-action="${type}"]`);
-          if (!state || !(state.legal || []).some((a) => a.type === type) || !button) return false;
-          button.click();
-          return true;
-        }""",
-        action,
-    ))
 
 
 def click(player: Player, selector: str) -> None:
@@ -137,7 +124,7 @@ def test_three_seat_table_bust_rebuy_no_stall_and_public_history(
         held = {id(p): hand_box(p) for p in others}
         if action not in DECISIONS:
             click(player, f"#dock button[data-action={action}]")
-        elif decide(player, action):
+        elif press_offered(player, [action]):
             wait_version_above(player, seen["version"])
         wait_same_version(everyone)
         for other in others:

@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, Player, ServerProcess, screenshot
 from tests.browser.fit import measure, table_misfits
-from tests.browser.helpers import create_room, wait_version_above
+from tests.browser.helpers import create_room, press_offered, wait_version_above
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -91,16 +91,7 @@ HOLDEM_MOVES = ("no_straddle", "check", "fold", "run_once", "muck", "show")
 
 def holdem_move(player: Player) -> None:
     before = player.page.evaluate("() => window.houserules.version")
-    player.page.evaluate(
-        """(kinds) => {
-          for (const kind of kinds) {
-            const button = document.querySelector(`#dock button[data-action=${kind}]`);
-            if (button) { button.click(); return kind; }
-          }
-          return null;
-        }""",
-        list(HOLDEM_MOVES),
-    )
+    press_offered(player, list(HOLDEM_MOVES))
     # When none was pressed, the state moved on before the page drew buttons for it; the table goes on
     # without the host (bots, the decision timer) until its next turn.
     wait_version_above(player, before)

@@ -20,6 +20,10 @@ is shown; the pots go as the auto showdown gives them). Unlike the palace and th
 move is checked (``IllegalAction`` with the contract's codes), which costs little here and lets a
 replay of a recorded hand prove it legal. ``tests/games/holdem/test_playout.py`` plays random
 hands of every betting structure along both paths and compares them after every move.
+
+A ``Playout`` holds every seat's hole cards and the deck. ``start(state)`` copies them from the
+state it is given, so a bot starts it from a state whose hidden cards it dealt itself at random
+(determinized from its own view and memory), never from the room's state.
 """
 
 from __future__ import annotations

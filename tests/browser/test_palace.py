@@ -19,6 +19,7 @@ from tests.browser.helpers import (
     join,
     legal,
     open_sheet_form,
+    press_offered,
     wait_same_version,
     wait_version_above,
     watch,
@@ -83,7 +84,10 @@ def press(player: Player, actions: list[dict[str, Any]], *, keyboard: bool) -> N
     page = player.page
     kinds = {a["type"] for a in actions}
     if "ready" in kinds:
-        page.click("button[data-action=ready]")
+        # Everyone readies at once in the swap phase, so another seat's state may redraw the dock
+        # between reading it and clicking: the press is made in one step in the page.
+        if press_offered(player, ["ready"]) is None:
+            raise AssertionError(f"ready offered in the state but not drawn\n{page_report(player)}")
     elif "burn" in kinds:
         page.click("button[data-action=burn]")
     elif "play_drawn" in kinds:

@@ -9,7 +9,7 @@ useCatalogue("en");
 const { createSession, seatName, waitingFor, myTurn } = await staticModule("room/session.js");
 const { actionMessage, retryDelay, settle } = await staticModule("room/socket.js");
 const { tallyRows, replayHref } = await staticModule("room/result.js");
-const { lobbyTitle } = await staticModule("room/lobby.js");
+const { lobbyTitle, tableRoomKey } = await staticModule("room/lobby.js");
 const { timerText } = await staticModule("room/timer.js");
 const { freeSeats } = await staticModule("room/join.js");
 const { goneReason } = await staticModule("room/receive.js");
@@ -53,6 +53,14 @@ test("a move on one's own turn is tied to the version seen; in a phase where sev
   assert.deepEqual(actionMessage(alone, { move: "x" }), { type: "action", action: { move: "x" }, version: 7 });
   const together = seated(1, { version: 7, state: { view: { waiting_for: [0, 1] } } });
   assert.deepEqual(actionMessage(together, { move: "x" }), { type: "action", action: { move: "x" } });
+});
+
+test("a room frame that only bumps the version leaves the table as drawn; a new name or host redraws it", () => {
+  const room = { version: 4, seats: [{ seat: 0, name: "Ann", connected: true }] };
+  const key = tableRoomKey(room, false);
+  assert.equal(tableRoomKey({ ...room, version: 5 }, false), key);
+  assert.notEqual(tableRoomKey({ ...room, seats: [{ seat: 0, name: "Ann", connected: false }] }, false), key);
+  assert.notEqual(tableRoomKey(room, true), key);
 });
 
 test("an answer settles only the request it names", () => {

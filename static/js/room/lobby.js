@@ -46,8 +46,19 @@ export function renderRoom(page) {
   document.body.classList.toggle("is-host", session.host);
   renderHost(page);
   renderPresence(room, { host: session.host, seat: session.seat, sendHost: (op, args) => sendHost(page, op, args) });
-  if (session.state && session.table) session.table.update(session.state);
+  // Most room frames repeat the room with only a new version. Redrawing the table for those would
+  // replace the dock's buttons under a pointer pressing one (the press then lands on nothing), so the
+  // table is redrawn only when something it shows from the room changed (names, presence, the host).
+  const tableKey = tableRoomKey(room, session.host);
+  const roomChanged = tableKey !== session.tableRoomKey;
+  session.tableRoomKey = tableKey;
+  if (session.state && session.table && roomChanged) session.table.update(session.state);
   if (session.state && session.state.outcome && session.table) renderResult(page, session.state.outcome);
+}
+
+// What of a room frame the table shows: all of it but the version, which every move bumps.
+export function tableRoomKey(room, host) {
+  return JSON.stringify([{ ...room, version: null }, Boolean(host)]);
 }
 
 // In the lobby the host may still change the rules (P24: never once dealt).

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     hello_timeout: float = 10.0
     chat_max_length: int = 300
     max_spectators: int = 100
+    # A watcher who comes or goes changes only the room's watcher count: it is announced to the
+    # room at most once in this many seconds, as a small ``spectators`` message (presence.py).
+    spectator_count_seconds: float = Field(1.0, gt=0)
     # Largest HTTP request body in bytes (413 above it).
     max_body_bytes: int = Field(64 * 1024, ge=1024)
     # A rule sheet's lists (e.g. blind levels) hold at most this many entries; its options' JSON

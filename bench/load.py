@@ -60,6 +60,8 @@ class Stats:
     checked: int = -1  # sockets whose events were checked against the log (-1: not checked)
     acked_lost: int = 0  # acknowledged moves not in the log at the version their ack named
     lost_where: list[str] = field(default_factory=list)  # which socket lost which events
+    presence_frames: int = 0  # room and watcher-count messages the spectators received
+    presence_bytes: int = 0
 
 
 class Gate:
@@ -328,9 +330,13 @@ async def send_later(ws: Any, payload: str, waiting: list[Any], delay: float) ->
     await ws.send(payload)
 
 
-async def _drain(ws: Any) -> None:
-    async for _ in ws:
-        pass
+async def _drain(ws: Any, stats: Stats) -> None:
+    async for frame in ws:
+        # Who is in the room (a ``room`` message, or a ``spectators`` count): what filling a room
+        # with watchers costs each socket already there.
+        if frame.startswith(('{"type":"room"', '{"type":"spectators"')):
+            stats.presence_frames += 1
+            stats.presence_bytes += len(frame)
 
 
 async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: Gate) -> None:
@@ -343,7 +349,7 @@ async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: 
             await ws.send(json.dumps({"type": "hello"}))
             # One reading task, stopped by the run's end: a spectator costs the load generator
             # one frame read per update and nothing more (thousands of them share its core).
-            reading = asyncio.ensure_future(_drain(ws))
+            reading = asyncio.ensure_future(_drain(ws, stats))
             gate.arrive()
             started = True
             halt = asyncio.ensure_future(stop.wait())
@@ -785,6 +791,9 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
               f"(send to the last seat's update on another instance than the mover's)")
     print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    if args.watchers:
+        print(f"room and watcher-count messages to the spectators: {stats.presence_frames} "
+              f"({stats.presence_bytes / 2**20:.1f} MiB)")
     # A room whose players all wait (a refused move nobody follows up, a lost update) goes quiet.
     quiet_from = (window.ended or 0.0) - elapsed / 4
     stalled_rooms = sum(1 for room in runs if not any(quiet_from <= at for *_, at, _ in room.acked))

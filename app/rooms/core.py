@@ -81,6 +81,10 @@ class RoomCore(ABC):
         # as the owner last told the others.
         self.remote_fair: dict[str, Any] | None = None
         self.fair_shared: dict[str, Any] | None = None
+        # The watcher count the room was last told, and the pending announcement of a new one
+        # (presence.spectators_changed).
+        self.spectators_told = 0
+        self.spectators_due: asyncio.TimerHandle | None = None
         self.load(record)
         self.fair.room_id, self.fair.signer = self.id, signer
 
@@ -201,6 +205,10 @@ class RoomCore(ABC):
         taken = self.seated()
         return [s for s in range(limit) if s not in taken]
 
+    def spectator_count(self) -> int:
+        """Sockets here that watch without a seat (a pending join request's too)."""
+        return sum(1 for sub in self.subscribers if self.seat_of(sub) is None)
+
     def connected_members(self) -> set[int]:
         """Members with a socket open here or, by their word, on another instance."""
         out = {sub.member_id for sub in self.subscribers if sub.member_id is not None}
@@ -287,6 +295,7 @@ class RoomCore(ABC):
     def publish_room(self) -> None:
         self.room_changed = False
         self.share_fair()
+        self.spectators_told = self.spectator_count()  # the message says it
         plain: str | None = None
         for sub in list(self.subscribers):
             member = self.member_of(sub)

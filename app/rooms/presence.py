@@ -5,6 +5,7 @@ page who sits, who is connected and what the next deal is committed to (docs/pro
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,7 +36,7 @@ def room_message(room: RoomCore, for_host: bool) -> dict[str, Any]:
     standin.seat_fields(room, seats)  # countdowns, seats to take over or skip
     pending = [{"request": m.id, "name": m.name, "seat": m.wanted_seat}
                for m in room.members.values() if m.status == "pending"] if for_host else []
-    spectators = sum(1 for sub in room.subscribers if room.seat_of(sub) is None)
+    spectators = room.spectator_count()
     return {"type": "room", "room": room.id, "game": room.game.name, "status": room.status,
             "capacity": room.capacity, "players": room.players, "version": room.version,
             "game_no": room.game_no, "approval": room.approval, "sheet": room.sheet_json,
@@ -104,8 +105,7 @@ def _authenticate(room: RoomCore, sub: Subscriber, token: str | None) -> None:
         sub.member_id = member.id
     else:
         sub.member_id = None
-        spectators = sum(1 for s in room.subscribers if room.seat_of(s) is None)
-        if spectators >= room.settings.max_spectators:
+        if room.spectator_count() >= room.settings.max_spectators:
             raise RoomError("room_full", "Too many spectators are watching this room.", 403)
 
 
@@ -130,7 +130,11 @@ async def attach(room: RoomCore, sub: Subscriber, token: str | None, last_versio
         await sync.send_catch_up(room, sub, last_version)
         for line in room.chat:
             sub.send(dumps(line))
-        room.publish_room()
+        if sub.member_id is None:
+            sub.send(dumps(room.room_message(False)))
+            spectators_changed(room)
+        else:
+            room.publish_room()
 
 
 def _make_room_for(room: RoomCore, member_id: int) -> None:
@@ -150,7 +154,31 @@ async def detach(room: RoomCore, sub: Subscriber) -> None:
         if sub in room.subscribers:
             room.forget(sub)
             room.bots.note_connections()
-            room.publish_room()
+            if sub.member_id is None:
+                spectators_changed(room)
+            else:
+                room.publish_room()
+
+
+def spectators_changed(room: RoomCore) -> None:
+    """A watcher without a token came or went: nothing but the watcher count changed. The room
+    hears the new count at most once a ``spectator_count_seconds``, as a small ``spectators``
+    message, so a crowd filling a room costs each socket a few small frames rather than a whole
+    room message per newcomer (which made filling a room quadratic in its sockets)."""
+    if room.spectators_due is None:
+        room.spectators_due = asyncio.get_running_loop().call_later(
+            room.settings.spectator_count_seconds, _tell_spectators, room)
+
+
+def _tell_spectators(room: RoomCore) -> None:
+    room.spectators_due = None
+    count = room.spectator_count()
+    if room.closed or count == room.spectators_told:
+        return
+    room.spectators_told = count
+    text = dumps({"type": "spectators", "count": count})
+    for sub in list(room.subscribers):
+        sub.send(text)
 
 
 def idle(room: RoomCore, now: float, after: float) -> bool:

@@ -249,6 +249,25 @@ async def play_moves(players: list[Client], everyone: list[Client], rng: random.
     return moves
 
 
+def watchers_told(message: dict[str, Any]) -> int | None:
+    """The watcher count a message tells: a ``room`` message's, or a ``spectators`` message's."""
+    if message["type"] == "room":
+        return int(message["spectators"])
+    if message["type"] == "spectators":
+        return int(message["count"])
+    return None
+
+
+async def watchers(client: Client, count: int, timeout: float = TIMEOUT) -> None:
+    """Waits until the latest watcher count this socket was told is ``count``."""
+    told = next((n for n in (watchers_told(r.message) for r in reversed(client.received)) if n is not None),
+                None)
+    deadline = time.monotonic() + timeout
+    while told != count:
+        said = watchers_told(await client.next(max(0.01, deadline - time.monotonic())))
+        told = said if said is not None else told
+
+
 async def room_message(client: Client, ok: Any) -> dict[str, Any]:
     """The latest room message this socket received that satisfies ``ok`` (waits for one)."""
     for received in reversed(client.received):

@@ -25,7 +25,7 @@ import pytest
 from websockets.frames import Close, Frame, Opcode
 from websockets.streams import StreamReader
 
-from tests.e2e.client import Client, make_room, room_message, seat_clients
+from tests.e2e.client import Client, make_room, seat_clients, watchers
 from tests.support import ServerProcess
 
 CONTROL_BURST = 20
@@ -231,48 +231,40 @@ async def test_a_control_frame_flood_closes_the_socket_and_the_room_moves_on(
 
 async def test_a_spectator_that_never_reads_is_aborted_and_its_slot_freed(server: ServerProcess) -> None:
     room, tokens = await make_room(server.http, 2)
-    players, watchers = await seat_clients(server.ws, room, tokens, spectators=1)
+    players, others = await seat_clients(server.ws, room, tokens, spectators=1)
     aborts = _aborts(server)
     # The second spectator says hello and then never reads again: the room is at its limit (2).
     silent = upgrade(server.port, rcvbuf=1024, path=f"/ws/{room}")
     silent.sendall(client_frame(Opcode.TEXT, b'{"type":"hello","token":null}'))
-    await room_message(watchers[0], lambda m: m["spectators"] == 2)
-    while not watchers[0].queue.empty():  # what came before is read: the next room message is new
-        watchers[0].queue.get_nowait()
+    await watchers(others[0], 2)
+    while not others[0].queue.empty():  # what came before is read: the next count is new
+        others[0].queue.get_nowait()
     refused = Client(server.ws, room, None)
     with pytest.raises((ConnectionError, TimeoutError, AssertionError)):
         await refused.connect()
     # The room talks: every line goes to every socket, the silent one's bytes pile up.
     line = "x" * 290
     # The reading spectator watches the room's count (the player's socket takes the chat replies).
-    freed = asyncio.create_task(_next_room(watchers[0], lambda m: m["spectators"] == 1))
+    freed = asyncio.create_task(watchers(others[0], 1, timeout=READ_TIMEOUT))
     for n in range(5000):
         if freed.done():
             break
         reply = await asyncio.wait_for(_chat(players[0], f"{n} {line}"), 30)
         assert reply["type"] == "ack", reply
-    assert (await asyncio.wait_for(freed, 30))["spectators"] == 1
+    await asyncio.wait_for(freed, 30)
     silent.close()
     assert _aborts(server) > aborts
     # The freed slot takes a new spectator.
     newcomer = Client(server.ws, room, None)
     await newcomer.connect()
     assert newcomer.seat is None
-    for client in (*players, *watchers, newcomer):
+    for client in (*players, *others, newcomer):
         await client.close()
 
 
 def _aborts(server: ServerProcess) -> float:
     reasons = ("stalled", "slow", "unread")
     return sum(metric(server, "houserules_socket_aborts_total", reason=r) for r in reasons)
-
-
-async def _next_room(client: Client, ok: Any) -> dict[str, Any]:
-    """The next room message (from now on) that satisfies ``ok``."""
-    while True:
-        message = await client.expect("room", timeout=READ_TIMEOUT)
-        if ok(message):
-            return message
 
 
 async def _chat(player: Client, text: str) -> dict[str, Any]:

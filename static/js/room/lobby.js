@@ -33,8 +33,7 @@ export function renderRoom(page) {
   // The host hands the role over before leaving (the server refuses otherwise), so the button is
   // for the other seated players.
   $("#leave-room").hidden = !(session.seat !== null && session.token && !session.host);
-  const watching = room.spectators || 0;
-  $("#watchers").textContent = tn("{n} is watching", "{n} are watching", watching);
+  showWatchers(room.spectators || 0);
   const lobby = room.status === "lobby";
   $("#lobby").hidden = !lobby;
   document.body.dataset.status = room.status || "";
@@ -56,9 +55,14 @@ export function renderRoom(page) {
   if (session.state && session.state.outcome && session.table) renderResult(page, session.state.outcome);
 }
 
-// What of a room frame the table shows: all of it but the version, which every move bumps.
+export function showWatchers(count) {
+  $("#watchers").textContent = tn("{n} is watching", "{n} are watching", count);
+}
+
+// What of a room frame the table shows: all of it but the version, which every move bumps, and the
+// watcher count, which only the side shows.
 export function tableRoomKey(room, host) {
-  return JSON.stringify([{ ...room, version: null }, Boolean(host)]);
+  return JSON.stringify([{ ...room, version: null, spectators: null }, Boolean(host)]);
 }
 
 // In the lobby the host may still change the rules (P24: never once dealt).

@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 import { contribute } from "../fairpanel.js";
 import { addChat } from "./chat.js";
 import { showFatal, showJoin, showPlay } from "./join.js";
-import { renderRoom } from "./lobby.js";
+import { renderRoom, showWatchers } from "./lobby.js";
 import { setBanner, settle } from "./socket.js";
 import { onState } from "./state.js";
 
@@ -61,6 +61,11 @@ export function receive(page, message) {
       // once its hashes are sealed, each kept in this browser's receipts first (receipts.js).
       contribute(page.fair, message, session.seat);
       page.fairSide.update(message, session.seat, session.state);
+      break;
+    case "spectators":
+      // Someone without a seat came or went: only the count of watchers changed.
+      if (session.room) session.room.spectators = message.count;
+      showWatchers(message.count);
       break;
     case "state":
       onState(page, message);

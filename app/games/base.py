@@ -153,11 +153,7 @@ class RuleSheetBase(BaseModel):
         le=3600,
     )
     time_bank_seconds: int = option(
-        0,
-        "Extra seconds per player for the whole game, used when the turn timer runs out.",
-        ge=0,
-        le=3600,
-    )
+        0, "Extra seconds per player for the whole game, used when the turn timer runs out.", ge=0, le=3600)
 
     decision_timer_seconds: int = option(
         10,
@@ -298,14 +294,8 @@ class Game(ABC, Generic[StateT, SheetT]):
     # -- the game ----------------------------------------------------------------------------
 
     @abstractmethod
-    def new(
-        self,
-        sheet: SheetT,
-        players: int,
-        *,
-        seed: str | None = None,
-        deck: Sequence[str] | None = None,
-    ) -> StateT:
+    def new(self, sheet: SheetT, players: int, *, seed: str | None = None,
+            deck: Sequence[str] | None = None) -> StateT:
         """Deal a new game for seats ``0 .. players-1``.
 
         ``seed`` (a string; a fresh CSPRNG one when None) drives every shuffle of the game;

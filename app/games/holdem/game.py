@@ -65,11 +65,7 @@ PHASE_OF = {
 
 class Holdem(Game[State, HoldemSheet]):
     name: ClassVar[str] = "holdem"
-    titles: ClassVar[Mapping[str, str]] = {
-        "en": "Texas Hold'em",
-        "et": "Texas Hold'em",
-        "fi": "Texas Hold'em",
-    }
+    titles: ClassVar[Mapping[str, str]] = dict.fromkeys(("en", "et", "fi"), "Texas Hold'em")
     RuleSheet = HoldemSheet
     presets = PRESETS
     rule_letter: ClassVar[str] = "H"
@@ -84,17 +80,9 @@ class Holdem(Game[State, HoldemSheet]):
     def check_sheet(self, sheet: HoldemSheet) -> None:
         sheet.check()
 
-    def new(
-        self,
-        sheet: HoldemSheet,
-        players: int,
-        *,
-        seed: str | None = None,
-        deck: Sequence[str] | None = None,
-        decks: Sequence[Sequence[str]] | None = None,
-        button: int | None = None,
-        stacks: Sequence[int] | None = None,
-    ) -> State:
+    def new(self, sheet: HoldemSheet, players: int, *, seed: str | None = None,
+            deck: Sequence[str] | None = None, decks: Sequence[Sequence[str]] | None = None,
+            button: int | None = None, stacks: Sequence[int] | None = None) -> State:
         """A table with seats ``0 .. players-1`` taken, its first hand dealt.
 
         ``deck`` fixes the first hand's deck; ``decks`` fixes several hands in order; ``button``

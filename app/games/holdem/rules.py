@@ -31,92 +31,41 @@ class RuleSheet(RuleSheetBase):
     MAX_PLAYERS: ClassVar[int] = 10
 
     variant: Literal["no_limit", "pot_limit", "fixed_limit"] = option(
-        "no_limit",
-        "Betting limit (H16): no limit, pot limit or fixed limit.",
-    )
-    seats: int = option(
-        9, "Seats at the table (H1).", ge=2, le=10
-    )
-    small_blind: int = option(
-        1,
-        "Small blind (H5); in fixed limit the small bet is the big blind.",
-        ge=1,
-    )
-    big_blind: int = option(
-        2,
-        "Big blind (H5), also the minimum bet.",
-        ge=1,
-    )
-    ante: int = option(
-        0,
-        "Ante amount in a cash game (H6).",
-        ge=0,
-    )
+        "no_limit", "Betting limit (H16): no limit, pot limit or fixed limit.")
+    seats: int = option(9, "Seats at the table (H1).", ge=2, le=10)
+    small_blind: int = option(1, "Small blind (H5); in fixed limit the small bet is the big blind.", ge=1)
+    big_blind: int = option(2, "Big blind (H5), also the minimum bet.", ge=1)
+    ante: int = option(0, "Ante amount in a cash game (H6).", ge=0)
     ante_type: Literal["none", "every_player", "big_blind"] = option(
-        "none",
-        "Antes (H6): none, every player, or a big-blind ante paid by the big blind for the table.",
-    )
+        "none", "Antes (H6): none, every player, or a big-blind ante paid by the big blind for the table.")
     straddle: Literal["off", "utg"] = option(
         "off",
         "Straddle (H7): off, or UTG may post a voluntary 2 × BB blind before the deal and act last preflop.",
     )
     raise_cap: Literal[0, 4, 5] = option(
-        4,
-        "Fixed limit: most bets per round (4: a bet and 3 raises; 5: a bet and 4 raises; 0: no cap).",
-    )
+        4, "Fixed limit: most bets per round (4: a bet and 3 raises; 5: a bet and 4 raises; 0: no cap).")
     heads_up_uncapped: bool = option(
         True,
         "Fixed limit: no cap on raises while only two players are in the betting (unless the round was "
         "capped before it became heads-up) (H16).",
     )
-    format: Literal["cash", "tournament"] = option(
-        "cash",
-        "Cash game or tournament (H22).",
-    )
-    buy_in_min: int = option(
-        40, "Cash: smallest buy-in.", ge=1
-    )
-    buy_in_max: int = option(
-        200, "Cash: largest buy-in.", ge=1
-    )
-    buy_in_default: int = option(
-        200,
-        "Cash: the stack of each player seated at the start.",
-        ge=1,
-    )
-    rebuy: bool = option(
-        True,
-        "Cash: rebuys and top-ups between hands, up to the largest buy-in.",
-    )
+    format: Literal["cash", "tournament"] = option("cash", "Cash game or tournament (H22).")
+    buy_in_min: int = option(40, "Cash: smallest buy-in.", ge=1)
+    buy_in_max: int = option(200, "Cash: largest buy-in.", ge=1)
+    buy_in_default: int = option(200, "Cash: the stack of each player seated at the start.", ge=1)
+    rebuy: bool = option(True, "Cash: rebuys and top-ups between hands, up to the largest buy-in.")
     max_hands: int = option(
-        0,
-        "Cash: the table closes itself after this many hands (0: only the host closes it).",
-        ge=0,
-    )
-    starting_chips: int = option(
-        1500, "Tournament: starting chips.", ge=1
-    )
-    levels: tuple[Level, ...] = option(
-        (),
-        "Tournament: blind levels in order; the last one stays.",
-    )
+        0, "Cash: the table closes itself after this many hands (0: only the host closes it).", ge=0)
+    starting_chips: int = option(1500, "Tournament: starting chips.", ge=1)
+    levels: tuple[Level, ...] = option((), "Tournament: blind levels in order; the last one stays.")
     level_by: Literal["hands", "minutes"] = option(
-        "hands",
-        "Tournament: blinds rise after a number of hands or of minutes (the room's clock).",
-    )
-    level_length: int = option(
-        10,
-        "Tournament: hands or minutes per level.",
-        ge=1,
-    )
+        "hands", "Tournament: blinds rise after a number of hands or of minutes (the room's clock).")
+    level_length: int = option(10, "Tournament: hands or minutes per level.", ge=1)
     run_it_twice: Literal["off", "ask"] = option(
         "off",
         "Run it twice: off, or when all-in with cards to come, the players may agree to deal the rest twice.",
     )
-    show_after_hand: bool = option(
-        False,
-        "Players may show their cards after the hand.",
-    )
+    show_after_hand: bool = option(False, "Players may show their cards after the hand.")
     showdown: Literal["auto", "ask"] = option(
         "auto",
         "Showdown (H19): hands that can win are shown and losers mucked in order, or each player chooses.",

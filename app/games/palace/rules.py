@@ -31,26 +31,10 @@ class RuleSheet(RuleSheetBase):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
 
-    most_players: int = option(
-        5,
-        "Most players at the table (P1: 2–5; China Hand 2–4).",
-        ge=2,
-        le=5,
-    )
-    deck: DeckSize = option(
-        "52",
-        "Cards per deck: 52 (2 to ace) or 36 (6 to ace) (P2).",
-    )
-    decks: Decks = option(
-        "one",
-        "Number of decks: one, two, or two from three players up (P2).",
-    )
-    jokers: int = option(
-        0,
-        "Jokers added to each deck, 0–2 (P2).",
-        ge=0,
-        le=2,
-    )
+    most_players: int = option(5, "Most players at the table (P1: 2–5; China Hand 2–4).", ge=2, le=5)
+    deck: DeckSize = option("52", "Cards per deck: 52 (2 to ace) or 36 (6 to ace) (P2).")
+    decks: Decks = option("one", "Number of decks: one, two, or two from three players up (P2).")
+    jokers: int = option(0, "Jokers added to each deck, 0–2 (P2).", ge=0, le=2)
     joker: JokerEffect = option(
         "reset",
         "A joker fits on anything and either resets the pile like a 2 or is transparent like an 8 (P2).",
@@ -82,49 +66,32 @@ class RuleSheet(RuleSheetBase):
         "is 3 and the 2 is special.",
     )
     voluntary_pick_up: bool = option(
-        True,
-        "A player may pick up the pile (or draw) although a play was possible (P10).",
-    )
+        True, "A player may pick up the pile (or draw) although a play was possible (P10).")
     low_card: LowCard = option(
-        "7",
-        "The card after which the next player must play that rank or lower: 7, 9, or none (P14).",
-    )
+        "7", "The card after which the next player must play that rank or lower: 7, 9, or none (P14).")
     eight_transparent: bool = option(
-        True,
-        "An 8 fits on anything and is transparent: the card below it stays active (P13).",
-    )
+        True, "An 8 fits on anything and is transparent: the card below it stays active (P13).")
     ten_fits: TenFits = option(
         "up_to_ten",
         "Where a 10 may go: like an ordinary card (on 2–10, not on the low card) or on anything (P15).",
     )
     ten_burn: TenBurn = option(
-        "optional",
-        "A 10 burns the pile if its player says so (and then plays again), or always (P15).",
-    )
+        "optional", "A 10 burns the pile if its player says so (and then plays again), or always (P15).")
     four_from_hand: bool = option(
-        False,
-        "Four cards of one rank held in hand may be laid aside at any time (P16).",
-    )
+        False, "Four cards of one rank held in hand may be laid aside at any time (P16).")
     cut_in: bool = option(
-        False,
-        "Any player may complete a four of a kind on the pile out of turn and then plays on (P16).",
-    )
+        False, "Any player may complete a four of a kind on the pile out of turn and then plays on (P16).")
     add_drawn: bool = option(
         False,
         "A card drawn after a play, of the rank just played, may be added until the next player moves (P17).",
     )
     turn_up_face_down: bool = option(
-        False,
-        "Playing a face-up card turns up the face-down card below it at once (P19).",
-    )
+        False, "Playing a face-up card turns up the face-down card below it at once (P19).")
     finish: Finish = option(
         "first_out_wins",
         "The first player out wins and the game ends, or play on to the last one, the loser (P22).",
     )
-    no_out_on_special: bool = option(
-        False,
-        "A player may not go out on a 2, a 10 or an ace (P23).",
-    )
+    no_out_on_special: bool = option(False, "A player may not go out on a 2, a 10 or an ace (P23).")
     after_pick_up: AfterPickUp = option(
         "next_player",
         "Who starts the new pile after a pick-up: the next player, or the player who picked up (P11).",

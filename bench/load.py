@@ -378,6 +378,46 @@ def proc_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+LABEL = re.compile(r'(\w+)="([^"]*)"')
+
+
+def histogram(texts: dict[str, str], name: str, **labels: str) -> tuple[dict[float, float], float]:
+    """A Prometheus histogram summed over the servers: cumulative counts by upper bound, and the sum
+    of the values observed (``labels``: the series' other labels, e.g. ``stage="lock"``)."""
+    buckets: dict[float, float] = {}
+    total = 0.0
+    series = re.compile(rf"^{re.escape(name)}_(bucket|sum)(?:\{{([^}}]*)\}})? ([0-9.e+]+)$", re.MULTILINE)
+    for text in texts.values():
+        for kind, inner, value in series.findall(text):
+            found = dict(LABEL.findall(inner))
+            bound = found.pop("le", None)
+            if found != labels:
+                continue
+            if kind == "sum":
+                total += float(value)
+            elif bound is not None:
+                buckets[float(bound)] = buckets.get(float(bound), 0.0) + float(value)
+    return buckets, total
+
+
+def window_histogram(window: Window, name: str, **labels: str) -> tuple[dict[float, float], float]:
+    """What a server histogram observed in the window: after less before."""
+    after, after_sum = histogram(window.scraped, name, **labels)
+    before, before_sum = histogram(window.scraped_before, name, **labels)
+    return {bound: count - before.get(bound, 0.0) for bound, count in after.items()}, after_sum - before_sum
+
+
+def bucket_quantile(buckets: dict[float, float], q: float) -> float | None:
+    """The upper bound of the bucket holding the ``q`` quantile (None: nothing observed)."""
+    total = buckets.get(float("inf"), 0.0)
+    if total <= 0:
+        return None
+    for bound in sorted(buckets):
+        if buckets[bound] >= q * total:
+            return bound
+    return None
+
+
 def metric(text: str, name: str) -> float | None:
     match = re.search(rf"^{re.escape(name)}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.MULTILINE)
     return float(match.group(1)) if match else None
@@ -392,6 +432,7 @@ class Window:
     cpu_client: float = 0.0
     cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
     scraped: dict[str, str] = field(default_factory=dict)  # server name -> its /metrics after the window
+    scraped_before: dict[str, str] = field(default_factory=dict)  # and before it
     rooms_failed: int = 0
     deadline_hit: bool = False
     killed_at: float | None = None
@@ -699,8 +740,10 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(gate.all_in.wait(),
                                        max(0.0, args.connect_timeout - (time.perf_counter() - started)))
-            # Before the window: a scrape (only for servers whose pid is unknown) and /proc.
-            cpu_before = servers.cpu({} if servers.pids else await servers.scrape(http))
+            # Before the window: a scrape (the servers' own histograms, and the CPU of those whose
+            # pid is unknown) and /proc.
+            window.scraped_before = await servers.scrape(http)
+            cpu_before = servers.cpu({} if servers.pids else window.scraped_before)
             window.load_start = os.getloadavg()
             gate.go.set()
             window.started = time.perf_counter()
@@ -753,6 +796,28 @@ def limit_of(generator: float, servers: dict[str, float], elapsed: float) -> str
     return "neither at its limit (the pace was set by think time or waiting)"
 
 
+def server_stages(window: Window) -> None:
+    """The servers' own receive-to-ack time in the window (from their histogram: a quantile is
+    given as the upper bound of its bucket), and where it went (``houserules_move_stage_seconds``,
+    docs/protocol.md)."""
+    buckets, total = window_histogram(window, "houserules_move_latency_seconds")
+    count = buckets.get(float("inf"), 0.0)
+    if not count:
+        return
+    p50, p99 = bucket_quantile(buckets, 0.5), bucket_quantile(buckets, 0.99)
+    print(f"server receive->ack p50 <= {(p50 or 0) * 1000:g} ms  p99 <= {(p99 or 0) * 1000:g} ms  "
+          f"mean {total / count * 1000:.1f} ms ({count:.0f} moves, the servers' own histogram)")
+    parts = []
+    for stage in ("lock", "commit", "queued", "write"):
+        stage_buckets, stage_total = window_histogram(window, "houserules_move_stage_seconds", stage=stage)
+        n = stage_buckets.get(float("inf"), 0.0)
+        if n:
+            q99 = bucket_quantile(stage_buckets, 0.99) or 0.0
+            parts.append(f"{stage} mean {stage_total / n * 1000:.1f} ms p99 <= {q99 * 1000:g} ms")
+    if parts:
+        print("  where it went: " + "; ".join(parts) + " (write: a batch's)")
+
+
 def finite(value: float) -> float | None:
     """A figure for the JSON line: none when there was nothing to measure (JSON has no NaN)."""
     return round(value, 2) if value == value else None
@@ -791,6 +856,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         print(f"cross-instance fan-out p50 {ms['cross'][0]:.1f} ms  p99 {ms['cross'][1]:.1f} ms "
               f"(send to the last seat's update on another instance than the mover's)")
     print(f"state frames duplicated {stats.duplicates}, out of order {stats.out_of_order}")
+    server_stages(window)
     if args.watchers:
         print(f"room and watcher-count messages to the spectators: {stats.presence_frames} "
               f"({stats.presence_bytes / 2**20:.1f} MiB)")

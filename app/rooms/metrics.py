@@ -13,6 +13,16 @@ MOVE_LATENCY = Histogram(
     "From receiving a move to its commit and acknowledgement",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+# Where a move's time goes, from receiving it to its acknowledgement: waiting for the room's lock
+# (``lock``), then its commit (``commit``: the fair round's sealing, the writer's queue and its
+# batch), of which the writer's queue (``queued``: until the batch holding it starts) and the
+# batch's write (``write``, observed once a batch).
+MOVE_STAGE = Histogram(
+    "houserules_move_stage_seconds",
+    "Parts of a move's time from receiving it to its acknowledgement",
+    ["stage"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
 CLOSES = Counter(
     "houserules_socket_closes_total", "Sockets closed by the server for protocol abuse", ["reason"])
 FRAMES = Counter("houserules_frames_total", "WebSocket frames the server wrote to its clients directly")

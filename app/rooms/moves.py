@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from app.games.base import IllegalAction
-from app.rooms import pipeline
+from app.rooms import metrics, pipeline
 from app.rooms.core import RoomCore
 from app.rooms.errors import RoomError
 from app.rooms.members import Subscriber
@@ -41,6 +41,7 @@ async def act(room: RoomCore, sub: Subscriber, msg_id: str, action: dict[str, An
     """A seated member's move (this instance owns the room)."""
     started = time.perf_counter()
     async with room.lock:
+        metrics.MOVE_STAGE.labels("lock").observe(time.perf_counter() - started)
         if room.answered(sub, msg_id) or room.over_rate(sub, msg_id):
             return
         seat = room.seat_of(sub)

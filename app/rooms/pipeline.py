@@ -66,6 +66,7 @@ async def play(room: RoomCore, turn: Turn, sub: Subscriber | None = None, msg_id
     ``sub``'s message (``turn.acked``'s version) and everyone's news. A failed commit catches
     up with the database instead (``recover``). Under the room's lock; whether it committed."""
     entries = turn.autos()
+    committing = time.perf_counter()
     try:
         await commit(room, entries, turn.state)
     except Exception as error:
@@ -73,6 +74,7 @@ async def play(room: RoomCore, turn: Turn, sub: Subscriber | None = None, msg_id
             return False
         await recover(room, sub, msg_id, error)
         return False
+    metrics.MOVE_STAGE.labels("commit").observe(time.perf_counter() - committing)
     if sub is not None and msg_id is not None and turn.acked is not None:
         # The move's own version, as a repeat of this id finds it in the log after a restart
         # (moves the server made right after it, ``auto``, have later versions).

@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.rooms import metrics
 from app.store import queries
 from app.store.notify import CHANNEL, notify
 from app.store.queries import VersionConflict
@@ -41,7 +43,8 @@ class StoreWriter:
         self.instance = instance
         # PostgreSQL: instances sharing the database are told of changed rooms (LISTEN/NOTIFY).
         self.announces = announces
-        self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None]]] = asyncio.Queue()
+        # Each change with its waiter and when it was queued.
+        self._queue: asyncio.Queue[tuple[queries.Commit, asyncio.Future[None], float]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         # PostgreSQL: the writer's own asyncpg connection for plain moves (one statement a batch).
         self._pg: Any = None
@@ -68,21 +71,26 @@ class StoreWriter:
         one room's version conflict never fails another room's move.
         """
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((change, future))
+        self._queue.put_nowait((change, future, time.perf_counter()))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         await future
 
     async def _write_loop(self) -> None:
         while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 256:
-                batch.append(self._queue.get_nowait())
+            queued = [await self._queue.get()]
+            while not self._queue.empty() and len(queued) < 256:
+                queued.append(self._queue.get_nowait())
+            begun = time.perf_counter()
+            for _, _, at in queued:
+                metrics.MOVE_STAGE.labels("queued").observe(begun - at)
+            batch = [(change, future) for change, future, _ in queued]
             try:
                 await self._write(batch)
             except Exception as error:  # the writer must live on whatever happens
                 for _, future in batch:
                     _settle(future, error)
+            metrics.MOVE_STAGE.labels("write").observe(time.perf_counter() - begun)
 
     async def _pg_connection(self) -> Any:
         if self._pg is None or self._pg.is_closed():

@@ -68,8 +68,12 @@ def join(player: Player, invite: str, name: str) -> None:
 
 
 def ask_to_join(player: Player, invite: str, name: str) -> None:
-    """Asks for a seat in a room whose host approves each player: the page waits for the host."""
-    _send_join_form(player, invite, name).wait_for_selector("#pending:not([hidden])")
+    """Asks for a seat in a room whose host approves each player: the page waits for the host.
+    The pending note shows once the request is made; the join form goes once the room's socket
+    welcomed the page (only then can the request be withdrawn, and the form's return be seen)."""
+    page = _send_join_form(player, invite, name)
+    page.wait_for_selector("#pending:not([hidden])")
+    page.wait_for_selector("#join", state="hidden")
 
 
 def open_sheet_form(player: Player, game: str) -> Any:

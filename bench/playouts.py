@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-sys.path.append(str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games.holdem import HOLDEM
 from app.games.holdem import playout as holdem_playout
@@ -101,12 +101,16 @@ def main() -> None:
             ("Hold'em contract", through_contract, HOLDEM, holdem_playout, holdem_starts, ()),
             ("Hold'em playout", through_playout, HOLDEM, holdem_playout, holdem_starts, ()),
         ):
+            if not starts:
+                continue  # a game left out (``--thousand 0``)
             took, moves = fn(game, playout, starts, run, avoid)
             figures.setdefault(label + " games/s", []).append(len(starts) / took)
             figures.setdefault(label + " moves/s", []).append(moves / took)
         print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
     med = {k: statistics.median(v) for k, v in figures.items()}
     for game_name, unit in (("Palace", "games"), ("Thousand", "deals"), ("Hold'em", "hands")):
+        if f"{game_name} contract games/s" not in med:
+            continue
         contract, fast = med[f"{game_name} contract games/s"], med[f"{game_name} playout games/s"]
         ratios = [b / a for a, b in zip(figures[f"{game_name} contract games/s"],
                                         figures[f"{game_name} playout games/s"], strict=True)]

@@ -13,6 +13,8 @@ of ints is a sorted hand and ``code >> 2`` is its rank: 0 for a joker (Xr 0, Xb 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from app.games.cards import JOKERS, RANKS, SUITS
@@ -38,8 +40,8 @@ class Rules:
     """What the moves read of a sheet, worked out once per sheet."""
 
     __slots__ = (
-        "add_drawn", "after", "choose_six", "cut_in", "first_out_wins", "fit", "four_from_hand", "low",
-        "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet", "stalemate", "stuck",
+        "add_drawn", "after", "choose_six", "cut_in", "first_out_wins", "fit", "fitmask", "four_from_hand",
+        "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet", "stalemate", "stuck",
         "ten_always", "turn_up_below", "twos_low", "voluntary",
     )
 
@@ -61,6 +63,8 @@ class Rules:
                 else:
                     row.append(rank >= active)  # P7: equal or higher
             self.fit.append(row)
+        # The same as masks of ranks (bit ``1 << rank``).
+        self.fitmask = [sum(1 << rank for rank in range(NONE) if row[rank]) for row in self.fit]
         # after[rank]: the active rank once a card of ``rank`` lies on top (pile.active_card): an 8
         # (P13) or a transparent joker keeps it, a 2 (P12) or a resetting joker opens the pile.
         self.after = list(range(NONE))
@@ -86,6 +90,77 @@ class Rules:
         self.twos_low = sheet.twos_low
 
 
+class Group:
+    """The cards of one rank in a hand (sorted ints), made once per distinct group and shared by
+    every hand that holds it: its plays (P7: each choice of equal cards, fewer first, twins of two
+    decks once; the contract's dicts) and the group one more card makes (``plus``)."""
+
+    __slots__ = ("cards", "plays", "plus", "rank")
+
+    def __init__(self, cards: tuple[int, ...], rank: int) -> None:
+        self.cards = cards
+        self.rank = rank
+        self.plays: list[dict[str, Any]] = []
+        self.plus: dict[int, Group] = {}
+
+    def add(self, card: int) -> Group:
+        found = self.plus.get(card)
+        if found is None:
+            found = self.plus[card] = group(tuple(sorted((*self.cards, card))), self.rank)
+        return found
+
+    def less(self, cards: Sequence[int]) -> Group:
+        rest = list(self.cards)
+        for c in cards:
+            rest.remove(c)
+        return group(tuple(rest), self.rank)
+
+
+EMPTY: list[Group] = [Group((), rank) for rank in range(NONE)]
+# Every group made (a few thousand at most: 14 ranks, up to two decks) and every play of one:
+# ``PLAYED[id(action)]`` is (the action, its group, the group left, its cards), so a listed play
+# is made without reading its card codes again.
+_GROUPS: dict[tuple[int, ...], Group] = {}
+PLAYED: dict[int, tuple[dict[str, Any], Group, Group, tuple[int, ...]]] = {}
+
+
+def choices(cards: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
+    """Every distinct choice of ``low``..``high`` cards out of ``cards``, in the contract's order
+    (``listing._sub_multisets``: fewer first; twins of two decks counted once)."""
+    out: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    for k in range(max(low, 1), min(high, len(cards)) + 1):
+        for combo in combinations(cards, k):
+            if combo not in seen:
+                seen.add(combo)
+                out.append(combo)
+    return out
+
+
+def group(cards: tuple[int, ...], rank: int) -> Group:
+    if not cards:
+        return EMPTY[rank]
+    found = _GROUPS.get(cards)
+    if found is None:
+        found = _GROUPS[cards] = Group(cards, rank)
+        for combo in choices(cards, 1, len(cards)):
+            action = {"type": "play", "cards": [CARD[c] for c in combo]}
+            found.plays.append(action)
+            PLAYED[id(action)] = (action, found, found.less(combo), combo)
+    return found
+
+
+def bits(mask: int) -> tuple[int, ...]:
+    """The ranks of a mask of ranks (bit ``1 << rank``), lowest first."""
+    found = _BITS.get(mask)
+    if found is None:
+        found = _BITS[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
+    return found
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
 # The rules of the latest sheets, by sheet (sheets are immutable; the entry keeps its sheet).
 _RULES: dict[int, Rules] = {}
 
@@ -100,26 +175,33 @@ def rules_of(sheet: RuleSheet) -> Rules:
 
 
 class Record:
-    """One Palace game, changed in place by each move (``moves.play``).
+    """One Palace game, changed in place by each move (``record_moves.play``).
 
-    The fields are the table's (``table.Table``), with cards as ints: ``hands`` and ``known``
-    sorted, ``up``/``down`` the three slots (None: empty), ``stock`` top LAST (so drawing is a
-    pop), ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up to
-    date besides: ``active`` (the rank the next card must match, ``NONE``: anything), ``run_rank``
-    and ``run_len`` (the rank on top of the pile and how many of it lie there in a row, P16),
-    ``left`` (each seat's table cards) and ``tables`` (all of them, for the stalemate count).
+    The fields are the table's (``table.Table``), with cards as ints. A hand is kept by rank:
+    ``groups[seat][rank]`` its cards of that rank (a shared ``Group``), ``mask[seat]`` the ranks
+    it holds (bit ``1 << rank``), ``count[seat]`` its size (``hand`` gives it as the sorted list).
+    ``known`` is sorted (its cards are in the hand too; ``kmask[seat]`` has the bit of every rank
+    it may hold, so playing a rank it lacks skips it); ``up``/``down`` the three slots (None:
+    empty), ``stock`` top LAST (so drawing is a pop), ``pile`` bottom first, ``opening`` the rank
+    of P5's ``left_plays_lowest``. Kept up to date besides: ``active`` (the rank the next card must match, ``NONE``: anything),
+    ``run_rank`` and ``run_len`` (the rank on top of the pile and how many of it lie there in a
+    row, P16), ``left`` (each seat's table cards) and ``moved`` (counts the moves that made progress
+    for the stalemate rule: drew from the stock, burned cards, played a table card, went out).
     """
 
     __slots__ = (
-        "active", "add_cards", "add_seat", "burned", "decision", "down", "drawn", "hands", "idle",
-        "known", "left", "n", "opening", "out", "phase", "pile", "ready", "reason", "rules", "run_len",
-        "run_rank", "stock", "tables", "turn", "up",
+        "active", "add_cards", "add_seat", "burned", "count", "decision", "down", "drawn", "groups",
+        "idle", "kmask", "known", "left", "mask", "moved", "n", "opening", "out", "phase", "pile", "ready",
+        "reason", "rules", "run_len", "run_rank", "stock", "turn", "up",
     )
 
     rules: Rules
     n: int
-    hands: list[list[int]]
+    groups: list[list[Group]]
+    mask: list[int]
+    count: list[int]
     known: list[list[int]]
+    kmask: list[int]
     up: list[list[int | None]]
     down: list[list[int | None]]
     left: list[int]
@@ -140,7 +222,36 @@ class Record:
     active: int
     run_rank: int
     run_len: int
-    tables: int
+    moved: int
+
+    def hand(self, seat: int) -> list[int]:
+        """The seat's hand, sorted (the contract's hand order)."""
+        return [c for g in self.groups[seat] for c in g.cards]
+
+    def give(self, seat: int, cards: Sequence[int]) -> None:
+        """Cards into the seat's hand."""
+        groups = self.groups[seat]
+        mask = self.mask[seat]
+        for c in cards:
+            rank = c >> 2
+            groups[rank] = groups[rank].add(c)
+            mask |= 1 << rank
+        self.mask[seat] = mask
+        self.count[seat] += len(cards)
+
+    def take(self, seat: int, cards: Sequence[int]) -> None:
+        """Cards out of the seat's hand (and out of its known cards: a known twin goes first, P25)."""
+        groups = self.groups[seat]
+        known = self.known[seat]
+        for c in cards:
+            rank = c >> 2
+            g = groups[rank] = groups[rank].less((c,))
+            if self.kmask[seat] >> rank & 1 and c in known:
+                known.remove(c)
+            if not g.cards:
+                self.mask[seat] &= ~(1 << rank)
+                self.kmask[seat] &= ~(1 << rank)
+        self.count[seat] -= len(cards)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of the table this record stands for (``Table.to_json``)."""
@@ -154,7 +265,7 @@ class Record:
         return {
             "sheet": self.rules.sheet.model_dump(),
             "players": [
-                {"hand": cards(self.hands[s]), "face_up": slots(self.up[s]), "face_down": slots(self.down[s]),
+                {"hand": cards(self.hand(s)), "face_up": slots(self.up[s]), "face_down": slots(self.down[s]),
                  "known": cards(self.known[s]), "ready": self.ready[s]}
                 for s in range(self.n)
             ],
@@ -183,12 +294,19 @@ def from_table(t: Table) -> Record:
     r = Record()
     r.rules = rules_of(t.sheet)
     r.n = len(t.players)
-    r.hands = [[CODE[c] for c in p.hand] for p in t.players]
+    r.groups = [list(EMPTY) for _ in t.players]
+    r.mask = [0] * r.n
+    r.count = [0] * r.n
     r.known = [[CODE[c] for c in p.known] for p in t.players]
+    r.kmask = [0] * r.n
+    for s, known in enumerate(r.known):
+        for c in known:
+            r.kmask[s] |= 1 << (c >> 2)
+    for s, p in enumerate(t.players):
+        r.give(s, [CODE[c] for c in p.hand])
     r.up = [[None if c is None else CODE[c] for c in p.face_up] for p in t.players]
     r.down = [[None if c is None else CODE[c] for c in p.face_down] for p in t.players]
     r.left = [p.table_count() for p in t.players]
-    r.tables = sum(r.left)
     r.ready = [p.ready for p in t.players]
     r.stock = [CODE[c] for c in reversed(t.stock)]
     r.pile = [CODE[c] for c in t.pile]
@@ -204,4 +322,5 @@ def from_table(t: Table) -> Record:
     rank, count = top_run(t.pile)
     r.run_rank = -1 if rank is None else RANK[rank]
     r.run_len = count
+    r.moved = 0
     return r

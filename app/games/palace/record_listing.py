@@ -6,7 +6,7 @@ cards, fewer first), then drawing, picking up or passing, then the out-of-turn m
 ``to_act`` is ``listing.to_act``.
 
 The action dicts of a group of equal cards are made once and shared by every listing that offers
-them (``_PLAYS``), as are the moves without fields: a caller must not change what it is handed.
+them (``record.Group``), as are the moves without fields: a caller must not change what it is handed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.games.palace.record import CARD, JOKER, NO_OUT, RANK, Record
+from app.games.palace.record import CARD, JOKER, NO_OUT, RANK, Record, bits, choices
 from app.games.palace.record_moves import goes_out
 
 Action = dict[str, Any]
@@ -29,55 +29,10 @@ PLAY_DRAWN: Action = {"type": "play_drawn"}
 FACE_DOWN: list[Action] = [{"type": "play_face_down", "index": i} for i in range(3)]
 
 
-def _choices(cards: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
-    """Every distinct choice of ``low``..``high`` cards out of ``cards``, in the contract's order
-    (``listing._sub_multisets``: fewer first; twins of two decks counted once)."""
-    out: list[tuple[int, ...]] = []
-    seen: set[tuple[int, ...]] = set()
-    for k in range(max(low, 1), min(high, len(cards)) + 1):
-        for combo in combinations(cards, k):
-            if combo not in seen:
-                seen.add(combo)
-                out.append(combo)
-    return out
-
-
-# A group of equal cards in hand (sorted ints) -> every play of it (P7), made once.
-_PLAYS: dict[tuple[int, ...], list[Action]] = {}
-# A hand (sorted ints) -> its groups: (rank, the group's plays), rank by rank.
-_HANDS: dict[tuple[int, ...], list[tuple[int, list[Action]]]] = {}
-_HANDS_SIZE = 100_000
-
-
-def _plays_of(group: tuple[int, ...]) -> list[Action]:
-    found = _PLAYS.get(group)
-    if found is None:
-        found = _PLAYS[group] = [{"type": "play", "cards": [CARD[c] for c in combo]}
-                                 for combo in _choices(group, 1, len(group))]
-    return found
-
-
-def _groups(hand: tuple[int, ...]) -> list[tuple[int, list[Action]]]:
-    out: list[tuple[int, list[Action]]] = []
-    start = 0
-    size = len(hand)
-    while start < size:
-        rank = hand[start] >> 2
-        end = start + 1
-        while end < size and hand[end] >> 2 == rank:
-            end += 1
-        out.append((rank, _plays_of(hand[start:end])))
-        start = end
-    if len(_HANDS) >= _HANDS_SIZE:
-        _HANDS.clear()
-    _HANDS[hand] = out
-    return out
-
-
 def _special_out(r: Record, seat: int, moves: list[Action]) -> list[Action]:
     """P23: the plays from the hand that would leave the player with nothing, when the last card
     may not be a 2, 10 or ace, taken out (asked only when the stock is empty)."""
-    count = len(r.hands[seat]) + r.left[seat]
+    count = r.count[seat] + r.left[seat]
     return [a for a in moves if not (len(a["cards"]) == count and RANK[a["cards"][0][0]] in NO_OUT)]
 
 
@@ -102,24 +57,18 @@ def _face_up_plays(r: Record, seat: int) -> list[Action]:
 def _on_turn(r: Record, seat: int) -> list[Action]:
     """The seat on turn: its plays from its current source (P18, P20, P21), then draw, pick up or
     pass (P9, P10, P11, P23)."""
-    hand = r.hands[seat]
     rules = r.rules
-    if hand:
-        key = tuple(hand)
-        groups = _HANDS.get(key)
-        if groups is None:
-            groups = _groups(key)
-        fit = rules.fit[r.active]
-        out: list[Action] = []
+    in_hand = r.count[seat]
+    out: list[Action] = []
+    if in_hand:
+        # P7: the ranks held that fit on the pile, lowest first, each with its plays.
+        groups = r.groups[seat]
+        fitting = r.mask[seat] & rules.fitmask[r.active]
         opening = r.opening
-        if opening is None:
-            for rank, moves in groups:
-                if fit[rank]:
-                    out += moves
-        else:
-            for rank, moves in groups:
-                if rank == opening and fit[rank]:  # P5: the opener plays his lowest rank first
-                    out += moves
+        if opening is not None:
+            fitting &= 1 << opening  # P5: the opener plays his lowest rank first
+        for rank in bits(fitting):
+            out += groups[rank].plays
         if out and rules.no_out and not r.stock:
             out = _special_out(r, seat, out)
     elif any(c is not None for c in r.up[seat]):
@@ -129,7 +78,7 @@ def _on_turn(r: Record, seat: int) -> list[Action]:
     if r.pile:
         if out and not rules.voluntary:
             return out  # P10: you must play if you can
-        if rules.stuck != "pick_up" and r.stock and hand:
+        if rules.stuck != "pick_up" and r.stock and in_hand:
             out.append(DRAW)
         else:
             out.append(PICK_UP)
@@ -143,31 +92,26 @@ def _out_of_turn(r: Record, seat: int) -> list[Action]:
     wikihow), add drawn cards (P17), lay a four from the hand (P16, et matrix)."""
     rules = r.rules
     out: list[Action] = []
-    hand = r.hands[seat]
     if seat != r.turn:
         if rules.cut_in and r.run_rank > JOKER and r.run_len < 4:
             rank = r.run_rank
-            group = tuple(c for c in hand if c >> 2 == rank)
+            group = r.groups[seat][rank].cards
             need = 4 - r.run_len
             if len(group) >= need:
-                for combo in _choices(group, need, len(group)):
+                for combo in choices(group, need, len(group)):
                     if not goes_out(r, seat, rank, len(combo)):
                         out.append({"type": "cut_in", "cards": [CARD[c] for c in combo]})
         if rules.add_drawn and r.add_seat == seat and r.add_cards:
-            for combo in _choices(tuple(r.add_cards), 1, len(r.add_cards)):
+            for combo in choices(tuple(r.add_cards), 1, len(r.add_cards)):
                 if not goes_out(r, seat, combo[0] >> 2, len(combo)):
                     out.append({"type": "add", "cards": [CARD[c] for c in combo]})
-    if rules.four_from_hand and len(hand) >= 4:
-        start = 0
-        while start < len(hand):
-            rank = hand[start] >> 2
-            end = start + 1
-            while end < len(hand) and hand[end] >> 2 == rank:
-                end += 1
-            if rank != JOKER and end - start >= 4 and not goes_out(r, seat, rank, 4):
-                for combo in _choices(tuple(hand[start:end]), 4, 4):
+    if rules.four_from_hand and r.count[seat] >= 4:
+        groups = r.groups[seat]
+        for rank in bits(r.mask[seat]):
+            group = groups[rank].cards
+            if rank != JOKER and len(group) >= 4 and not goes_out(r, seat, rank, 4):
+                for combo in choices(group, 4, 4):
                     out.append({"type": "lay_four", "cards": [CARD[c] for c in combo]})
-            start = end
     return out
 
 
@@ -175,11 +119,11 @@ def _swap_moves(r: Record, seat: int) -> list[Action]:
     """P3, P4: choose the face-up cards, or swap hand cards with them and say ready."""
     if r.ready[seat]:
         return []
-    hand = r.hands[seat]
+    hand = r.hand(seat)
     up = r.up[seat]
     if r.rules.choose_six and all(c is None for c in up):
         return [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]}
-                for combo in _choices(tuple(hand), 3, 3)]
+                for combo in choices(tuple(hand), 3, 3)]
     out: list[Action] = []
     for card in dict.fromkeys(hand):
         for i, c in enumerate(up):

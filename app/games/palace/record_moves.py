@@ -8,10 +8,10 @@ one the listing (``record_listing.legal``, the contract's own listing) offers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.palace.record import CODE, JOKER, NO_OUT, NONE, TEN, TWO, Record
+from app.games.palace.record import CODE, JOKER, NO_OUT, NONE, PLAYED, TEN, TWO, Record, bits
 
 Move = Callable[[Record, int, Mapping[str, Any]], None]
 
@@ -26,16 +26,14 @@ def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
     if r.phase != "play":
         MOVES[kind](r, seat, action)
         return r
-    # The stalemate rule's progress: the stock shrinks, the burned cards grow, the table cards
-    # shrink, the seats out grow; each only one way in play, so their sum moves iff one of them does.
-    before = len(r.stock) - len(r.burned) + r.tables - len(r.out)
+    moved = r.moved
     MOVES[kind](r, seat, action)
     r.opening = None  # P5: the opening constraint binds the first move only
     if r.phase == "play":
-        if len(r.stock) - len(r.burned) + r.tables - len(r.out) != before:
+        if r.moved != moved:
             r.idle = 0
         else:
-            r.idle += 1
+            r.idle += 1  # the stalemate rule: a move without progress
             if r.idle >= r.rules.stalemate:
                 _end(r, "stalemate")
     return r
@@ -57,33 +55,30 @@ def _next(r: Record, seat: int) -> int:
     return seat
 
 
-def _without(r: Record, seat: int, cards: list[int]) -> None:
-    hand = r.hands[seat]
-    known = r.known[seat]
-    for c in cards:
-        hand.remove(c)
-        if known and c in known:
-            known.remove(c)  # P25: a known twin goes first (moves.without)
-
-
-def _refill(r: Record, seat: int) -> list[int]:
+def _refill(r: Record, seat: int, need: int) -> list[int]:
     """P8: after a play, draw up to three cards in hand while the stock lasts (top first)."""
-    hand = r.hands[seat]
-    need = 3 - len(hand)
     stock = r.stock
-    if need <= 0 or not stock:
-        return []
     got = stock[:-need - 1:-1] if need < len(stock) else stock[::-1]
     del stock[-need:]
-    hand += got
-    hand.sort()
+    groups = r.groups[seat]
+    mask = r.mask[seat]
+    for c in got:
+        rank = c >> 2
+        g = groups[rank]
+        groups[rank] = g.plus.get(c) or g.add(c)
+        mask |= 1 << rank
+    r.mask[seat] = mask
+    r.count[seat] += len(got)
+    r.moved += 1
     return got
 
 
 def _burn(r: Record) -> None:
     """P15, P16: the pile leaves the deal."""
-    r.burned += r.pile
-    r.pile = []
+    if r.pile:
+        r.burned += r.pile
+        r.pile = []
+        r.moved += 1
     r.active = NONE
     r.run_rank = -1
     r.run_len = 0
@@ -94,12 +89,12 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
     cards = r.pile
     if extra is not None:
         cards.append(extra)
-    hand = r.hands[seat]
-    hand += cards
-    hand.sort()
+    r.give(seat, cards)
     known = r.known[seat]
     known += cards
     known.sort()
+    for c in cards:
+        r.kmask[seat] |= 1 << (c >> 2)
     r.pile = []
     r.active = NONE
     r.run_rank = -1
@@ -109,9 +104,10 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
 
 def _out(r: Record, seat: int) -> bool:
     """A player with no cards left is out (P22); True when that ends the game."""
-    if r.hands[seat] or r.left[seat] or seat in r.out:
+    if r.count[seat] or r.left[seat] or seat in r.out:
         return False
     r.out.append(seat)
+    r.moved += 1
     if r.rules.first_out_wins or r.n - len(r.out) <= 1:
         _end(r, "finished")
         return True
@@ -127,7 +123,7 @@ def _end(r: Record, reason: str) -> None:
     r.add_cards = []
 
 
-def _place(r: Record, seat: int, cards: list[int], may_add: bool = True) -> None:
+def _place(r: Record, seat: int, cards: Sequence[int], may_add: bool = True) -> None:
     """Cards went on the pile: refill, burns, who plays next (P8, P15, P16, P17; moves.placed)."""
     r.pile += cards
     rank = cards[0] >> 2
@@ -136,30 +132,34 @@ def _place(r: Record, seat: int, cards: list[int], may_add: bool = True) -> None
     if after >= 0:
         r.active = after
     if rank == r.run_rank:
-        r.run_len += len(cards)
+        run = r.run_len = r.run_len + len(cards)
     else:
         r.run_rank = rank
-        r.run_len = len(cards)
-    drawn = _refill(r, seat) if len(r.hands[seat]) < 3 else None
-    again = False
-    if r.run_len >= 4 and rank != JOKER:
-        _burn(r)  # P16: four of a kind on top; the player of the fourth starts again
-        again = True
-    elif rank == TEN and rules.ten_always:
-        _burn(r)  # P15: the same player plays again
-        again = True
-    if not r.hands[seat] and not r.left[seat]:
-        if _out(r, seat):
-            return
-        gone = True
-    else:
-        gone = False
-    if rank == TEN and not again and not gone:
+        run = r.run_len = len(cards)
+    count = r.count[seat]
+    drawn = None
+    if count < 3 and r.stock:
+        drawn = _refill(r, seat, 3 - count)
+        count = r.count[seat]
+    if (run >= 4 and rank != JOKER) or (rank == TEN and rules.ten_always):
+        # P16: four of a kind on top burns, the player of the fourth starts again; P15: so does a
+        # 10 that always burns.
+        _burn(r)
+        if count or r.left[seat]:
+            r.turn = seat
+        elif not _out(r, seat):
+            r.turn = _next(r, seat)
+        return
+    if not count and not r.left[seat]:
+        if not _out(r, seat):
+            r.turn = _next(r, seat)  # out, play on (P22): no burn decision, no adding
+        return
+    if rank == TEN:
         r.decision = "burn"  # P15 et base: the player says whether the pile burns
         r.turn = seat
         return
-    r.turn = seat if again and not gone else _next(r, seat)
-    if drawn and may_add and rules.add_drawn and not again and not gone:
+    r.turn = _next(r, seat) if r.out else (seat + 1) % r.n
+    if drawn and may_add and rules.add_drawn:
         same = [c for c in drawn if c >> 2 == rank]
         if same:
             r.add_seat = seat  # P17: the drawn cards of the rank just played may be added
@@ -169,7 +169,7 @@ def _place(r: Record, seat: int, cards: list[int], may_add: bool = True) -> None
 def goes_out(r: Record, seat: int, rank: int, count: int) -> bool:
     """P23: would playing ``count`` cards of ``rank`` leave this player with nothing at all?"""
     return (r.rules.no_out and rank in NO_OUT and not r.stock
-            and len(r.hands[seat]) + r.left[seat] == count)
+            and r.count[seat] + r.left[seat] == count)
 
 
 # -- the moves (handlers.py) -----------------------------------------------------------------------
@@ -195,7 +195,7 @@ def _start_play(r: Record) -> None:
         for s in range(r.n):
             cards: list[int | None] = []
             if rules.opening_cards != "face_up":
-                cards.extend(r.hands[s])
+                cards.extend(r.hand(s))
             if rules.opening_cards != "hand":
                 cards.extend(r.up[s])
             held.append({c >> 2 for c in cards if c is not None})
@@ -207,8 +207,8 @@ def _start_play(r: Record) -> None:
     elif rules.opening == "left_plays_lowest":
         # P5 (wikihow): the player left of the dealer plays the lowest card in his hand.
         lowest = TWO if rules.twos_low else TWO + 1
-        ranks = [c >> 2 for c in r.hands[0] if c >> 2 >= lowest]
-        r.opening = min(ranks) if ranks else None
+        ranks = [rank for rank in bits(r.mask[0]) if rank >= lowest]
+        r.opening = ranks[0] if ranks else None
     r.turn = start
 
 
@@ -221,12 +221,10 @@ def _swap(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     card = CODE[action["card"]]
     index = action["index"]
     up = r.up[seat]
-    hand = r.hands[seat]
-    hand.remove(card)
     took = up[index]
     assert took is not None
-    hand.append(took)
-    hand.sort()
+    r.take(seat, (card,))
+    r.give(seat, (took,))
     up[index] = card  # P4
 
 
@@ -237,18 +235,38 @@ def _ready(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = [CODE[c] for c in action["cards"]]
-    _without(r, seat, cards)
+    r.take(seat, cards)
     r.up[seat] = list(cards)  # P3: the three chosen, in the order named
     r.left[seat] += 3
-    r.tables += 3
     r.ready[seat] = True
     _after_ready(r)
 
 
 def _play(r: Record, seat: int, action: Mapping[str, Any]) -> None:
-    cards = sorted([CODE[c] for c in action["cards"]])
-    _without(r, seat, cards)
-    _place(r, seat, cards)
+    played = PLAYED.get(id(action))
+    if played is not None and played[0] is action:
+        # A play the listing handed out (the common move): its group and the group it leaves
+        # are known, so the hand changes without reading the card codes.
+        _, g, rest, cards = played
+        rank = g.rank
+        groups = r.groups[seat]
+        if groups[rank] is g:
+            groups[rank] = rest
+            r.count[seat] -= len(cards)
+            bit = 1 << rank
+            if r.kmask[seat] & bit:
+                known = r.known[seat]
+                for c in cards:
+                    if c in known:
+                        known.remove(c)  # P25: a known twin goes first (moves.without)
+            if not rest.cards:
+                r.mask[seat] &= ~bit
+                r.kmask[seat] &= ~bit
+            _place(r, seat, cards)
+            return
+    codes = sorted([CODE[c] for c in action["cards"]])
+    r.take(seat, codes)
+    _place(r, seat, codes)
 
 
 def _play_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -266,7 +284,7 @@ def _play_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
             up[i] = below  # P19 (China Hand): the face-down card below is turned up at once
             down[i] = None
     r.left[seat] -= len(indexes)
-    r.tables -= len(indexes)
+    r.moved += 1
     _place(r, seat, cards)
 
 
@@ -280,7 +298,7 @@ def _play_face_down(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     ok = r.rules.fit[r.active][rank] and not goes_out(r, seat, rank, 1)
     down[index] = None
     r.left[seat] -= 1
-    r.tables -= 1
+    r.moved += 1
     if ok:
         _place(r, seat, [card])
     else:
@@ -289,9 +307,8 @@ def _play_face_down(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _draw(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     card = r.stock.pop()
-    hand = r.hands[seat]
-    hand.append(card)
-    hand.sort()
+    r.give(seat, (card,))
+    r.moved += 1
     stuck = r.rules.stuck
     if stuck == "draw_ends_turn":
         _pick_up(r, seat)  # P9 "otherwise pick up": the drawn card may not be played
@@ -307,8 +324,8 @@ def _play_drawn(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     assert card is not None
     r.decision = None
     r.drawn = None
-    _without(r, seat, [card])
-    _place(r, seat, [card])  # P9
+    r.take(seat, (card,))
+    _place(r, seat, (card,))  # P9
 
 
 def _pick_up_move(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -335,7 +352,7 @@ def _keep(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _cut_in(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = sorted([CODE[c] for c in action["cards"]])
-    _without(r, seat, cards)
+    r.take(seat, cards)
     # P16 (wikihow): the cutter burns the pile and plays on; the seats between are skipped.
     _place(r, seat, cards, may_add=False)
 
@@ -344,7 +361,7 @@ def _add(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.add_seat = None
     r.add_cards = []
     cards = sorted([CODE[c] for c in action["cards"]])
-    _without(r, seat, cards)
+    r.take(seat, cards)
     turn = r.turn
     _place(r, seat, cards)
     if r.phase == "play" and r.turn != seat:
@@ -353,10 +370,12 @@ def _add(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _lay_four(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = [CODE[c] for c in action["cards"]]
-    _without(r, seat, cards)
+    r.take(seat, cards)
     r.burned += cards  # P16 (et matrix): four of a kind from the hand, laid aside
-    _refill(r, seat)
-    if not r.hands[seat] and not r.left[seat]:
+    r.moved += 1
+    if r.count[seat] < 3 and r.stock:
+        _refill(r, seat, 3 - r.count[seat])
+    if not r.count[seat] and not r.left[seat]:
         if _out(r, seat):
             return
         if r.turn == seat:

@@ -181,12 +181,13 @@ class Record:
     ``groups[seat][rank]`` its cards of that rank (a shared ``Group``), ``mask[seat]`` the ranks
     it holds (bit ``1 << rank``), ``count[seat]`` its size (``hand`` gives it as the sorted list).
     ``known`` is sorted (its cards are in the hand too; ``kmask[seat]`` has the bit of every rank
-    it may hold, so playing a rank it lacks skips it); ``up``/``down`` the three slots (None:
-    empty), ``stock`` top LAST (so drawing is a pop), ``pile`` bottom first, ``opening`` the rank
-    of P5's ``left_plays_lowest``. Kept up to date besides: ``active`` (the rank the next card must match, ``NONE``: anything),
-    ``run_rank`` and ``run_len`` (the rank on top of the pile and how many of it lie there in a
-    row, P16), ``left`` (each seat's table cards) and ``moved`` (counts the moves that made progress
-    for the stalemate rule: drew from the stock, burned cards, played a table card, went out).
+    it may hold, so playing a rank it lacks skips it); ``up``/``down`` are the three slots (None:
+    empty), ``stock`` is top LAST (drawing is a pop), ``pile`` bottom first, ``opening`` the rank
+    of P5's ``left_plays_lowest``. Kept up to date besides: ``active`` (the rank the next card
+    must match, ``NONE``: anything), ``run_rank`` and ``run_len`` (the rank on top of the pile and
+    how many of it lie there in a row, P16), ``left`` (each seat's table cards) and ``moved``
+    (counts the moves that made progress for the stalemate rule: drew from the stock, burned
+    cards, played a table card, went out).
     """
 
     __slots__ = (

@@ -152,13 +152,13 @@ def group(cards: tuple[int, ...], rank: int) -> Group:
 
 def bits(mask: int) -> tuple[int, ...]:
     """The ranks of a mask of ranks (bit ``1 << rank``), lowest first."""
-    found = _BITS.get(mask)
+    found = BITS.get(mask)
     if found is None:
-        found = _BITS[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
+        found = BITS[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
     return found
 
 
-_BITS: dict[int, tuple[int, ...]] = {}
+BITS: dict[int, tuple[int, ...]] = {}
 
 
 # The rules of the latest sheets, by sheet (sheets are immutable; the entry keeps its sheet).
@@ -180,19 +180,19 @@ class Record:
     The fields are the table's (``table.Table``), with cards as ints. A hand is kept by rank:
     ``groups[seat][rank]`` its cards of that rank (a shared ``Group``), ``mask[seat]`` the ranks
     it holds (bit ``1 << rank``), ``count[seat]`` its size (``hand`` gives it as the sorted list).
-    ``known`` is sorted (its cards are in the hand too; ``kmask[seat]`` has the bit of every rank
-    it may hold, so playing a rank it lacks skips it); ``up``/``down`` are the three slots (None:
-    empty), ``stock`` is top LAST (drawing is a pop), ``pile`` bottom first, ``opening`` the rank
-    of P5's ``left_plays_lowest``. Kept up to date besides: ``active`` (the rank the next card
-    must match, ``NONE``: anything), ``run_rank`` and ``run_len`` (the rank on top of the pile and
-    how many of it lie there in a row, P16), ``left`` (each seat's table cards) and ``moved``
-    (counts the moves that made progress for the stalemate rule: drew from the stock, burned
-    cards, played a table card, went out).
+    ``known[seat][card]`` counts the seat's known cards of each code (the table's sorted list of
+    them, P25); ``up``/``down`` are the three slots (None: empty), ``stock`` is top LAST (drawing
+    is a pop), ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up
+    to date besides: ``active`` (the rank the next card must match, ``NONE``: anything),
+    ``run_rank`` and ``run_len`` (the rank on top of the pile and how many of it lie there in a
+    row, P16), ``left`` (each seat's table cards), ``nexts`` (the seat after each, P6) and
+    ``moved`` (counts the moves that made progress for the stalemate rule: drew from the stock,
+    burned cards, played a table card, went out).
     """
 
     __slots__ = (
         "active", "add_cards", "add_seat", "burned", "count", "decision", "down", "drawn", "groups",
-        "idle", "kmask", "known", "left", "mask", "moved", "n", "opening", "out", "phase", "pile", "ready",
+        "idle", "known", "left", "mask", "moved", "n", "nexts", "opening", "out", "phase", "pile", "ready",
         "reason", "rules", "run_len", "run_rank", "stock", "turn", "up",
     )
 
@@ -202,7 +202,6 @@ class Record:
     mask: list[int]
     count: list[int]
     known: list[list[int]]
-    kmask: list[int]
     up: list[list[int | None]]
     down: list[list[int | None]]
     left: list[int]
@@ -217,6 +216,7 @@ class Record:
     add_seat: int | None
     add_cards: list[int]
     out: list[int]
+    nexts: list[int]
     idle: int
     reason: str | None
     opening: int | None
@@ -235,7 +235,8 @@ class Record:
         mask = self.mask[seat]
         for c in cards:
             rank = c >> 2
-            groups[rank] = groups[rank].add(c)
+            g = groups[rank]
+            groups[rank] = g.plus.get(c) or g.add(c)
             mask |= 1 << rank
         self.mask[seat] = mask
         self.count[seat] += len(cards)
@@ -247,11 +248,10 @@ class Record:
         for c in cards:
             rank = c >> 2
             g = groups[rank] = groups[rank].less((c,))
-            if self.kmask[seat] >> rank & 1 and c in known:
-                known.remove(c)
+            if known[c]:
+                known[c] -= 1
             if not g.cards:
                 self.mask[seat] &= ~(1 << rank)
-                self.kmask[seat] &= ~(1 << rank)
         self.count[seat] -= len(cards)
 
     def to_json(self) -> dict[str, Any]:
@@ -267,7 +267,8 @@ class Record:
             "sheet": self.rules.sheet.model_dump(),
             "players": [
                 {"hand": cards(self.hand(s)), "face_up": slots(self.up[s]), "face_down": slots(self.down[s]),
-                 "known": cards(self.known[s]), "ready": self.ready[s]}
+                 "known": [CARD[c] for c, k in enumerate(self.known[s]) for _ in range(k)],
+                 "ready": self.ready[s]}
                 for s in range(self.n)
             ],
             "stock": cards(self.stock[::-1]),
@@ -290,6 +291,19 @@ class Record:
         return Table.from_json(self.to_json())
 
 
+def nexts(n: int, out: list[int]) -> list[int]:
+    """The next seat clockwise still in play after each seat (P6; ``moves.next_active``)."""
+    found = []
+    for seat in range(n):
+        after = seat
+        for k in range(1, n + 1):
+            if (seat + k) % n not in out:
+                after = (seat + k) % n
+                break
+        found.append(after)
+    return found
+
+
 def from_table(t: Table) -> Record:
     """A record of the table ``t`` (copied: the table stays as it was)."""
     r = Record()
@@ -298,11 +312,10 @@ def from_table(t: Table) -> Record:
     r.groups = [list(EMPTY) for _ in t.players]
     r.mask = [0] * r.n
     r.count = [0] * r.n
-    r.known = [[CODE[c] for c in p.known] for p in t.players]
-    r.kmask = [0] * r.n
-    for s, known in enumerate(r.known):
-        for c in known:
-            r.kmask[s] |= 1 << (c >> 2)
+    r.known = [[0] * len(CARD) for _ in t.players]
+    for s, p in enumerate(t.players):
+        for code in p.known:
+            r.known[s][CODE[code]] += 1
     for s, p in enumerate(t.players):
         r.give(s, [CODE[c] for c in p.hand])
     r.up = [[None if c is None else CODE[c] for c in p.face_up] for p in t.players]
@@ -317,6 +330,7 @@ def from_table(t: Table) -> Record:
     r.add_seat = t.add_seat
     r.add_cards = [CODE[c] for c in t.add_cards]
     r.out = list(t.out)
+    r.nexts = nexts(r.n, r.out)
     r.opening = None if t.opening_rank is None else RANK[t.opening_rank]
     active = active_card(t.sheet, t.pile)
     r.active = NONE if active is None else RANK[active[0]]

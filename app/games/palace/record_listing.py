@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.games.palace.record import CARD, JOKER, NO_OUT, RANK, Record, bits, choices
+from app.games.palace.record import BITS, CARD, JOKER, NO_OUT, RANK, Record, Rules, bits, choices
 from app.games.palace.record_moves import goes_out
 
 Action = dict[str, Any]
@@ -54,20 +54,18 @@ def _face_up_plays(r: Record, seat: int) -> list[Action]:
     return out
 
 
-def _on_turn(r: Record, seat: int) -> list[Action]:
+def _on_turn(r: Record, seat: int, rules: Rules) -> list[Action]:
     """The seat on turn: its plays from its current source (P18, P20, P21), then draw, pick up or
     pass (P9, P10, P11, P23)."""
-    rules = r.rules
     in_hand = r.count[seat]
     out: list[Action] = []
     if in_hand:
         # P7: the ranks held that fit on the pile, lowest first, each with its plays.
         groups = r.groups[seat]
         fitting = r.mask[seat] & rules.fitmask[r.active]
-        opening = r.opening
-        if opening is not None:
-            fitting &= 1 << opening  # P5: the opener plays his lowest rank first
-        for rank in bits(fitting):
+        if r.opening is not None:
+            fitting &= 1 << r.opening  # P5: the opener plays his lowest rank first
+        for rank in BITS.get(fitting) or bits(fitting):
             out += groups[rank].plays
         if out and rules.no_out and not r.stock:
             out = _special_out(r, seat, out)
@@ -142,7 +140,7 @@ def legal(r: Record, seat: int) -> list[Action]:
         decision = r.decision
         if decision is None:
             if seat == r.turn:
-                out = _on_turn(r, seat)
+                out = _on_turn(r, seat, r.rules)
                 if r.rules.four_from_hand:
                     out += _out_of_turn(r, seat)
                 return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.palace.record import CODE, JOKER, NO_OUT, NONE, PLAYED, TEN, TWO, Record, bits
+from app.games.palace.record import CODE, JOKER, NO_OUT, NONE, PLAYED, TEN, TWO, Record, bits, nexts
 
 Move = Callable[[Record, int, Mapping[str, Any]], None]
 
@@ -27,7 +27,10 @@ def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
         MOVES[kind](r, seat, action)
         return r
     moved = r.moved
-    MOVES[kind](r, seat, action)
+    if kind == "play":
+        _play(r, seat, action)  # the common move, without the table of moves
+    else:
+        MOVES[kind](r, seat, action)
     r.opening = None  # P5: the opening constraint binds the first move only
     if r.phase == "play":
         if r.moved != moved:
@@ -40,19 +43,6 @@ def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
 
 
 # -- what moves do (moves.py) ----------------------------------------------------------------------
-
-
-def _next(r: Record, seat: int) -> int:
-    """The next seat clockwise still in play (P6)."""
-    out = r.out
-    if not out:
-        return (seat + 1) % r.n
-    n = r.n
-    for k in range(1, n + 1):
-        s = (seat + k) % n
-        if s not in out:
-            return s
-    return seat
 
 
 def _refill(r: Record, seat: int, need: int) -> list[int]:
@@ -91,15 +81,13 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
         cards.append(extra)
     r.give(seat, cards)
     known = r.known[seat]
-    known += cards
-    known.sort()
     for c in cards:
-        r.kmask[seat] |= 1 << (c >> 2)
+        known[c] += 1
     r.pile = []
     r.active = NONE
     r.run_rank = -1
     r.run_len = 0
-    r.turn = seat if r.rules.picker else _next(r, seat)
+    r.turn = seat if r.rules.picker else r.nexts[seat]
 
 
 def _out(r: Record, seat: int) -> bool:
@@ -107,6 +95,7 @@ def _out(r: Record, seat: int) -> bool:
     if r.count[seat] or r.left[seat] or seat in r.out:
         return False
     r.out.append(seat)
+    r.nexts = nexts(r.n, r.out)
     r.moved += 1
     if r.rules.first_out_wins or r.n - len(r.out) <= 1:
         _end(r, "finished")
@@ -148,17 +137,17 @@ def _place(r: Record, seat: int, cards: Sequence[int], may_add: bool = True) -> 
         if count or r.left[seat]:
             r.turn = seat
         elif not _out(r, seat):
-            r.turn = _next(r, seat)
+            r.turn = r.nexts[seat]
         return
     if not count and not r.left[seat]:
         if not _out(r, seat):
-            r.turn = _next(r, seat)  # out, play on (P22): no burn decision, no adding
+            r.turn = r.nexts[seat]  # out, play on (P22): no burn decision, no adding
         return
     if rank == TEN:
         r.decision = "burn"  # P15 et base: the player says whether the pile burns
         r.turn = seat
         return
-    r.turn = _next(r, seat) if r.out else (seat + 1) % r.n
+    r.turn = r.nexts[seat]
     if drawn and may_add and rules.add_drawn:
         same = [c for c in drawn if c >> 2 == rank]
         if same:
@@ -253,15 +242,12 @@ def _play(r: Record, seat: int, action: Mapping[str, Any]) -> None:
         if groups[rank] is g:
             groups[rank] = rest
             r.count[seat] -= len(cards)
-            bit = 1 << rank
-            if r.kmask[seat] & bit:
-                known = r.known[seat]
-                for c in cards:
-                    if c in known:
-                        known.remove(c)  # P25: a known twin goes first (moves.without)
+            known = r.known[seat]
+            for c in cards:
+                if known[c]:
+                    known[c] -= 1  # P25: a known twin goes first (moves.without)
             if not rest.cards:
-                r.mask[seat] &= ~bit
-                r.kmask[seat] &= ~bit
+                r.mask[seat] &= ~(1 << rank)
             _place(r, seat, cards)
             return
     codes = sorted([CODE[c] for c in action["cards"]])
@@ -313,7 +299,7 @@ def _draw(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     if stuck == "draw_ends_turn":
         _pick_up(r, seat)  # P9 "otherwise pick up": the drawn card may not be played
     elif stuck == "draw_and_pass":
-        r.turn = _next(r, seat)  # P9 "tõmbamine lõpetab käigu" read plainly: the pile stays
+        r.turn = r.nexts[seat]  # P9 "tõmbamine lõpetab käigu" read plainly: the pile stays
     else:
         r.decision = "drawn"
         r.drawn = card
@@ -336,7 +322,7 @@ def _pick_up_move(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 
 def _pass(r: Record, seat: int, action: Mapping[str, Any]) -> None:
-    r.turn = _next(r, seat)  # P23: nothing may be played on the empty pile
+    r.turn = r.nexts[seat]  # P23: nothing may be played on the empty pile
 
 
 def _burn_move(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -347,7 +333,7 @@ def _burn_move(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _keep(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.decision = None
-    r.turn = _next(r, seat)  # P15: leaving the 10 gives no extra turn
+    r.turn = r.nexts[seat]  # P15: leaving the 10 gives no extra turn
 
 
 def _cut_in(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -379,7 +365,7 @@ def _lay_four(r: Record, seat: int, action: Mapping[str, Any]) -> None:
         if _out(r, seat):
             return
         if r.turn == seat:
-            r.turn = _next(r, seat)
+            r.turn = r.nexts[seat]
 
 
 MOVES: dict[str, Move] = {

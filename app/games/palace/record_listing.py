@@ -113,22 +113,33 @@ def _out_of_turn(r: Record, seat: int) -> list[Action]:
     return out
 
 
+# The swap phase's listings by (hand, face-up row): a seat swaps back and forth among a few.
+_SWAPS: dict[tuple[tuple[int, ...], tuple[int | None, ...]], list[Action]] = {}
+
+
 def _swap_moves(r: Record, seat: int) -> list[Action]:
     """P3, P4: choose the face-up cards, or swap hand cards with them and say ready."""
     if r.ready[seat]:
         return []
-    hand = r.hand(seat)
+    hand = tuple(r.hand(seat))
     up = r.up[seat]
+    key = (hand, tuple(up))
+    found = _SWAPS.get(key)
+    if found is not None:
+        return list(found)
     if r.rules.choose_six and all(c is None for c in up):
-        return [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]}
-                for combo in choices(tuple(hand), 3, 3)]
-    out: list[Action] = []
-    for card in dict.fromkeys(hand):
-        for i, c in enumerate(up):
-            if c is not None and c != card:
-                out.append({"type": "swap", "card": CARD[card], "index": i})
-    out.append(READY)
-    return out
+        found = [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]} for combo in choices(hand, 3, 3)]
+    else:
+        found = []
+        for card in dict.fromkeys(hand):
+            for i, c in enumerate(up):
+                if c is not None and c != card:
+                    found.append({"type": "swap", "card": CARD[card], "index": i})
+        found.append(READY)
+    if len(_SWAPS) >= 10_000:
+        _SWAPS.clear()
+    _SWAPS[key] = found
+    return list(found)
 
 
 def legal(r: Record, seat: int) -> list[Action]:

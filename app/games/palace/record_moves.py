@@ -79,10 +79,17 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
     cards = r.pile
     if extra is not None:
         cards.append(extra)
-    r.give(seat, cards)
+    groups = r.groups[seat]
+    mask = r.mask[seat]
     known = r.known[seat]
     for c in cards:
+        rank = c >> 2
+        g = groups[rank]
+        groups[rank] = g.plus.get(c) or g.add(c)
+        mask |= 1 << rank
         known[c] += 1
+    r.mask[seat] = mask
+    r.count[seat] += len(cards)
     r.pile = []
     r.active = NONE
     r.run_rank = -1

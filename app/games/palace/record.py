@@ -40,9 +40,9 @@ class Rules:
     """What the moves read of a sheet, worked out once per sheet."""
 
     __slots__ = (
-        "add_drawn", "after", "choose_six", "cut_in", "first_out_wins", "fit", "fitmask", "four_from_hand",
-        "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet", "stalemate", "stuck",
-        "ten_always", "turn_up_below", "twos_low", "voluntary",
+        "add_drawn", "after", "choose_six", "cut_in", "draws", "first_out_wins", "fit", "fitmask",
+        "four_from_hand", "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet",
+        "stalemate", "stuck", "ten_always", "turn_up_below", "twos_low", "voluntary",
     )
 
     def __init__(self, sheet: RuleSheet) -> None:
@@ -75,6 +75,7 @@ class Rules:
         self.ten_always = sheet.ten_burn == "always"
         self.no_out = sheet.no_out_on_special
         self.stuck = sheet.when_stuck
+        self.draws = sheet.when_stuck != "pick_up"  # P9: drawing first when stuck
         self.voluntary = sheet.voluntary_pick_up
         self.add_drawn = sheet.add_drawn
         self.cut_in = sheet.cut_in

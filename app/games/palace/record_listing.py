@@ -76,7 +76,7 @@ def _on_turn(r: Record, seat: int, rules: Rules) -> list[Action]:
     if r.pile:
         if out and not rules.voluntary:
             return out  # P10: you must play if you can
-        if rules.stuck != "pick_up" and r.stock and in_hand:
+        if rules.draws and r.stock and in_hand:
             out.append(DRAW)
         else:
             out.append(PICK_UP)
@@ -146,15 +146,16 @@ def legal(r: Record, seat: int) -> list[Action]:
     """Every move ``seat`` may make now (``listing.listed``); the dicts are shared: do not change them."""
     phase = r.phase
     if phase == "play":
+        decision = r.decision
+        if decision is None and seat == r.turn:  # the seat on turn is never one that is out
+            rules = r.rules
+            out = _on_turn(r, seat, rules)
+            if rules.four_from_hand:
+                out += _out_of_turn(r, seat)
+            return out
         if seat in r.out:
             return []
-        decision = r.decision
         if decision is None:
-            if seat == r.turn:
-                out = _on_turn(r, seat, r.rules)
-                if r.rules.four_from_hand:
-                    out += _out_of_turn(r, seat)
-                return out
             return _out_of_turn(r, seat) if r.rules.out_of_turn else []
         if seat != r.turn:
             return []

@@ -1,0 +1,203 @@
+"""The legal moves of a ``Record``: the contract's listing (``listing``), made fast.
+
+``legal`` gives the very list ``listing.listed`` gives for the same table, in the same order and
+as the same dicts (P4-P23): the plays from the hand first (rank by rank, each choice of equal
+cards, fewer first), then drawing, picking up or passing, then the out-of-turn moves.
+``to_act`` is ``listing.to_act``.
+
+The action dicts of a group of equal cards are made once and shared by every listing that offers
+them (``record.Group``), as are the moves without fields: a caller must not change what it is handed.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from app.games.palace.record import BITS, CARD, JOKER, NO_OUT, RANK, Record, Rules, bits, choices
+from app.games.palace.record_moves import goes_out
+
+Action = dict[str, Any]
+
+PICK_UP: Action = {"type": "pick_up"}
+DRAW: Action = {"type": "draw"}
+PASS: Action = {"type": "pass"}
+BURN: Action = {"type": "burn"}
+KEEP: Action = {"type": "keep"}
+READY: Action = {"type": "ready"}
+PLAY_DRAWN: Action = {"type": "play_drawn"}
+FACE_DOWN: list[Action] = [{"type": "play_face_down", "index": i} for i in range(3)]
+
+
+def _special_out(r: Record, seat: int, moves: list[Action]) -> list[Action]:
+    """P23: the plays from the hand that would leave the player with nothing, when the last card
+    may not be a 2, 10 or ace, taken out (asked only when the stock is empty)."""
+    count = r.count[seat] + r.left[seat]
+    return [a for a in moves if not (len(a["cards"]) == count and RANK[a["cards"][0][0]] in NO_OUT)]
+
+
+def _face_up_plays(r: Record, seat: int) -> list[Action]:
+    """P18: equal face-up cards, rank by rank, each choice of slots."""
+    slots: dict[int, list[int]] = {}
+    for i, c in enumerate(r.up[seat]):
+        if c is not None:
+            slots.setdefault(c >> 2, []).append(i)
+    fit = r.rules.fit[r.active]
+    out: list[Action] = []
+    for rank in sorted(slots):
+        if fit[rank]:
+            idx = slots[rank]
+            for k in range(1, len(idx) + 1):
+                for combo in combinations(idx, k):
+                    if not goes_out(r, seat, rank, k):
+                        out.append({"type": "play_face_up", "indexes": list(combo)})
+    return out
+
+
+def _on_turn(r: Record, seat: int, rules: Rules) -> list[Action]:
+    """The seat on turn: its plays from its current source (P18, P20, P21), then draw, pick up or
+    pass (P9, P10, P11, P23)."""
+    in_hand = r.count[seat]
+    out: list[Action] = []
+    if in_hand:
+        # P7: the ranks held that fit on the pile, lowest first, each with its plays.
+        groups = r.groups[seat]
+        fitting = r.mask[seat] & rules.fitmask[r.active]
+        if r.opening is not None:
+            fitting &= 1 << r.opening  # P5: the opener plays his lowest rank first
+        for rank in BITS.get(fitting) or bits(fitting):
+            out += groups[rank].plays
+        if out and rules.no_out and not r.stock:
+            out = _special_out(r, seat, out)
+    elif any(c is not None for c in r.up[seat]):
+        out = _face_up_plays(r, seat)
+    else:
+        out = [FACE_DOWN[i] for i, c in enumerate(r.down[seat]) if c is not None]
+    if r.pile:
+        if out and not rules.voluntary:
+            return out  # P10: you must play if you can
+        if rules.draws and r.stock and in_hand:
+            out.append(DRAW)
+        else:
+            out.append(PICK_UP)
+    elif not out:
+        out.append(PASS)
+    return out
+
+
+def _out_of_turn(r: Record, seat: int) -> list[Action]:
+    """Moves a seat may make on turn or not (never while a decision is owed): cut in (P16,
+    wikihow), add drawn cards (P17), lay a four from the hand (P16, et matrix)."""
+    rules = r.rules
+    out: list[Action] = []
+    if seat != r.turn:
+        if rules.cut_in and r.run_rank > JOKER and r.run_len < 4:
+            rank = r.run_rank
+            group = r.groups[seat][rank].cards
+            need = 4 - r.run_len
+            if len(group) >= need:
+                for combo in choices(group, need, len(group)):
+                    if not goes_out(r, seat, rank, len(combo)):
+                        out.append({"type": "cut_in", "cards": [CARD[c] for c in combo]})
+        if rules.add_drawn and r.add_seat == seat and r.add_cards:
+            for combo in choices(tuple(r.add_cards), 1, len(r.add_cards)):
+                if not goes_out(r, seat, combo[0] >> 2, len(combo)):
+                    out.append({"type": "add", "cards": [CARD[c] for c in combo]})
+    if rules.four_from_hand and r.count[seat] >= 4:
+        groups = r.groups[seat]
+        for rank in bits(r.mask[seat]):
+            group = groups[rank].cards
+            if rank != JOKER and len(group) >= 4 and not goes_out(r, seat, rank, 4):
+                for combo in choices(group, 4, 4):
+                    out.append({"type": "lay_four", "cards": [CARD[c] for c in combo]})
+    return out
+
+
+# The swap phase's listings by (hand, face-up row): a seat swaps back and forth among a few.
+_SWAPS: dict[tuple[tuple[int, ...], tuple[int | None, ...]], list[Action]] = {}
+
+
+def _swap_moves(r: Record, seat: int) -> list[Action]:
+    """P3, P4: choose the face-up cards, or swap hand cards with them and say ready."""
+    if r.ready[seat]:
+        return []
+    hand = tuple(r.hand(seat))
+    up = r.up[seat]
+    key = (hand, tuple(up))
+    found = _SWAPS.get(key)
+    if found is not None:
+        return list(found)
+    if r.rules.choose_six and all(c is None for c in up):
+        found = [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]} for combo in choices(hand, 3, 3)]
+    else:
+        found = []
+        for card in dict.fromkeys(hand):
+            for i, c in enumerate(up):
+                if c is not None and c != card:
+                    found.append({"type": "swap", "card": CARD[card], "index": i})
+        found.append(READY)
+    if len(_SWAPS) >= 10_000:
+        _SWAPS.clear()
+    _SWAPS[key] = found
+    return list(found)
+
+
+def legal(r: Record, seat: int) -> list[Action]:
+    """Every move ``seat`` may make now (``listing.listed``); the dicts are shared: do not change them."""
+    phase = r.phase
+    if phase == "play":
+        decision = r.decision
+        if decision is None and seat == r.turn:  # the seat on turn is never one that is out
+            rules = r.rules
+            out = _on_turn(r, seat, rules)
+            if rules.four_from_hand:
+                out += _out_of_turn(r, seat)
+            return out
+        if seat in r.out:
+            return []
+        if decision is None:
+            return _out_of_turn(r, seat) if r.rules.out_of_turn else []
+        if seat != r.turn:
+            return []
+        if decision == "burn":
+            return [BURN, KEEP]  # P15
+        return _drawn_moves(r, seat)
+    if phase == "swap":
+        return _swap_moves(r, seat) if 0 <= seat < r.n else []
+    return []
+
+
+def _drawn_moves(r: Record, seat: int) -> list[Action]:
+    """P9: play the card just drawn if it fits, or pick up (only that, when it does not fit or
+    when a player must play if he can, P10)."""
+    drawn = r.drawn
+    assert drawn is not None
+    rank = drawn >> 2
+    ok = r.rules.fit[r.active][rank] and not goes_out(r, seat, rank, 1)
+    out: list[Action] = []
+    if ok:
+        out.append(PLAY_DRAWN)
+    if not ok or r.rules.voluntary:
+        out.append(PICK_UP)
+    return out
+
+
+def to_act(r: Record) -> list[int]:
+    """Every seat with a move now (``listing.to_act``): the seat on turn, and any seat with an
+    out-of-turn move; in the swap phase every seat not ready."""
+    phase = r.phase
+    if phase == "play":
+        if r.decision is not None or not r.rules.out_of_turn:
+            return [r.turn]
+        seats = [r.turn]
+        out = r.out
+        for s in range(r.n):
+            if s != r.turn and s not in out and _out_of_turn(r, s):
+                seats.append(s)
+        return seats
+    if phase == "swap":
+        return [s for s in range(r.n) if not r.ready[s]]
+    return []
+
+
+__all__ = ["legal", "to_act"]

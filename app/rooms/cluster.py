@@ -42,9 +42,12 @@ LEASE_SECONDS = 3.0
 RENEW_SECONDS = 1.0
 # How long a socket's handed-over message waits for the owner's answer before ``room_moving``.
 HAND_WAIT_SECONDS = 3.0
-# Another instance's presence in a room counts this long after its last word (renewed every
-# RENEW_SECONDS; generous, so a busy instance's late renewal never makes its players look away).
+# Another instance's presence in a room counts this long after its last word: a change is told at
+# once, and every room's presence again each PRESENCE_REFRESH_SECONDS (three words to a lifetime, so
+# a busy instance's late word never makes its players look away). Telling every room each second
+# cost each instance notifications that grow with its rooms, not with what changed.
 PRESENCE_SECONDS = 10.0
+PRESENCE_REFRESH_SECONDS = 3.0
 # The frames that answer a message handed to the owner (sent back to the socket that sent it).
 REPLY_TYPES = ("ack", "error", "contributed")
 
@@ -159,6 +162,7 @@ class Cluster:
     # -- one owner per room ------------------------------------------------------------------
 
     async def _lease_loop(self) -> None:
+        told = time.monotonic()
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             try:
@@ -166,7 +170,9 @@ class Cluster:
             except Exception:  # the lease keeper must live on whatever happens
                 log.exception("renewing the room leases failed")
             self.expire_presence()
-            await self.send_presence([room for room in self.rooms.values() if room.subscribers])
+            if time.monotonic() - told >= PRESENCE_REFRESH_SECONDS:
+                told = time.monotonic()
+                await self.send_presence([room for room in self.rooms.values() if room.subscribers])
 
     async def tend_leases(self) -> None:
         """Renew the leases of the rooms this instance owns (a room whose lease was taken over

@@ -47,6 +47,7 @@ _EPOCH = bindparam("b_epoch", type_=Integer)
 _BATCH_UPDATE = update(rooms).where(
     rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
     _EPOCH.is_(None) | (rooms.c.lease_epoch == _EPOCH))
+_LOCK_ROOMS = text("SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[])) ORDER BY id FOR UPDATE")
 _SET_SEAT = update(members).where(members.c.id == bindparam("b_id"), members.c.room_id == bindparam("b_room"))
 # Older snapshots are never read again: keep the table small.
 _DELETE_OLDER_SNAPSHOTS = delete(snapshots).where(snapshots.c.room_id == bindparam("b_room"),
@@ -105,6 +106,11 @@ async def append_many(conn: AsyncConnection, commits: Sequence[Commit]) -> None:
     raises ``VersionConflict`` if any room is not at its expected version (or lease epoch), and the
     caller then rolls back and retries the commits one by one.
     """
+    if conn.dialect.name == "postgresql" and len(commits) > 1:
+        # The rooms' rows locked in the order of their ids first, as every statement that changes
+        # several rooms locks them (the one-statement commit, the leases' renewal): in the order of
+        # the batch, two such transactions could deadlock, and the renewal was the one cancelled.
+        await conn.execute(_LOCK_ROOMS, {"ids": sorted({c.room_id for c in commits})})
     plain = [commit_rows(c) for c in commits if c.simple]
     if plain:
         await _update_plain_rooms(conn, plain)

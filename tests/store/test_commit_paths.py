@@ -10,6 +10,7 @@ JSON as the text the database holds, must come out identical (SQLite and Postgre
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -186,3 +187,44 @@ async def test_postgresql_stores_the_same_rows_by_every_path() -> None:
     assert stored["alone"]["log"] and stored["alone"]["snapshots"]
     assert stored["group"] == stored["alone"]
     assert stored["one"] == stored["alone"]
+
+
+async def test_a_group_commit_and_a_lease_renewal_never_deadlock() -> None:
+    """A group commit holding rooms in the order of its batch deadlocked with the leases' renewal,
+    which locks them in the order of their ids (PostgreSQL cancelled one: the renewal, whose rooms'
+    leases then ran out). The group commit now locks its rooms in id order first: here it waits on
+    room-a held by another transaction, which then renews room-b as well and commits."""
+    if postgres_url() is None:
+        pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
+    async with _postgres() as (engine, pg):
+        await upgrade(engine)
+        await _make_rooms(engine)
+        await pg.execute("UPDATE rooms SET lease_owner = 'me', lease_epoch = 1, lease_until = 0")
+        first, second = _scenario()[0]
+        # The batch names room-b before room-a (each change of its own, as changes with seats are).
+        batch = [Commit(second.room_id, 0, second.entries, second.room_values, second.snapshot,
+                        second.seats, epoch=1),
+                 Commit(first.room_id, 0, first.entries, first.room_values, first.snapshot, first.seats,
+                        epoch=1)]
+        holder = pg.transaction()
+        await holder.start()
+        await pg.execute("SELECT id FROM rooms WHERE id = 'room-a' FOR UPDATE")
+        writing = asyncio.ensure_future(_group_commit(engine, None, batch))
+        # Until the group commit waits for a lock (in id order: on room-a, holding nothing yet).
+        while not writing.done():
+            waiters = await pg.fetchval("SELECT count(*) FROM pg_stat_activity"
+                                        " WHERE datname = current_database() AND wait_event_type = 'Lock'")
+            if waiters:
+                break
+            await asyncio.sleep(0.01)
+        # The renewal's order: room-a (held already), then room-b.
+        renewed = await pg.fetch(
+            "UPDATE rooms SET lease_until = 5 WHERE id IN ("
+            "SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE) RETURNING id",
+            ["room-a", "room-b"])
+        await holder.commit()
+        await asyncio.wait_for(writing, 60)
+        assert sorted(r["id"] for r in renewed) == ["room-a", "room-b"]
+        async with engine.connect() as conn:
+            versions = dict((await conn.execute(select(queries.rooms.c.id, queries.rooms.c.version))).all())
+        assert versions == {"room-a": 2, "room-b": 1}

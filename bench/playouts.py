@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-sys.path.append(str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree, before an installed one
 
 from app.games.holdem import HOLDEM
 from app.games.holdem import playout as holdem_playout
@@ -101,19 +101,26 @@ def main() -> None:
             ("Hold'em contract", through_contract, HOLDEM, holdem_playout, holdem_starts, ()),
             ("Hold'em playout", through_playout, HOLDEM, holdem_playout, holdem_starts, ()),
         ):
+            if not starts:
+                continue  # a count of 0 leaves the game out
             took, moves = fn(game, playout, starts, run, avoid)
             figures.setdefault(label + " games/s", []).append(len(starts) / took)
             figures.setdefault(label + " moves/s", []).append(moves / took)
         print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
     med = {k: statistics.median(v) for k, v in figures.items()}
     for game_name, unit in (("Palace", "games"), ("Thousand", "deals"), ("Hold'em", "hands")):
+        if f"{game_name} contract games/s" not in med:
+            continue
         contract, fast = med[f"{game_name} contract games/s"], med[f"{game_name} playout games/s"]
-        ratios = [b / a for a, b in zip(figures[f"{game_name} contract games/s"],
-                                        figures[f"{game_name} playout games/s"], strict=True)]
+        contract_runs = figures[f"{game_name} contract games/s"]
+        fast_runs = figures[f"{game_name} playout games/s"]
+        ratios = [b / a for a, b in zip(contract_runs, fast_runs, strict=True)]
         moves_contract, moves_fast = med[f"{game_name} contract moves/s"], med[f"{game_name} playout moves/s"]
         print(f"{game_name}: contract {contract:,.0f} {unit}/s ({moves_contract:,.0f} moves/s), "
               f"playout path {fast:,.0f} {unit}/s ({moves_fast:,.0f} moves/s), "
-              f"ratio {statistics.median(ratios):.2f}x (median of {args.runs} runs)")
+              f"ratio {statistics.median(ratios):.2f}x (median of {args.runs} runs; runs "
+              f"{min(ratios):.2f}-{max(ratios):.2f}x, playout {min(fast_runs):,.0f}-{max(fast_runs):,.0f} "
+              f"{unit}/s, contract {min(contract_runs):,.0f}-{max(contract_runs):,.0f})")
 
 
 if __name__ == "__main__":

@@ -89,7 +89,7 @@ def _raises(x: Record, seat: int, current: int) -> list[Action]:
     """``auction.check_raise`` passed: above ``current`` by whole steps from the opening bid, within
     the limit [T7, T8]."""
     r = x.rules
-    if (current - r.opening) % r.step:
+    if (current - r.opening) % r.step:  # off the steps (never from the contract's own moves)
         return []
     return [{"type": "bid", "value": v} for v in range(current + r.step, _limit(x, seat) + 1, r.step)]
 
@@ -235,12 +235,9 @@ def exchange_legal(x: Record, seat: int) -> list[Action]:
     elif x.rules.banks:
         (o,) = opponents
         out.extend({"type": "give", "cards": {o: list(c)}} for c in combinations(names, 2))
-    elif len(opponents) == 2:
+    else:  # [T13] three play a deal with three or four at the table: two opponents
         a, b = opponents
         out.extend({"type": "give", "cards": {a: p, b: q}} for p, q in permutations(names, 2))
-    else:
-        out.extend({"type": "give", "cards": dict(zip(opponents, p, strict=True))}
-                   for p in permutations(names, len(opponents)))
     return out
 
 

@@ -107,28 +107,30 @@ def _plays(x: Record, seat: int) -> list[Action]:
     following only with ``marriage_when_following``, in the first trick only with
     ``marriage_in_first_trick``)."""
     hand = x.hands[seat]
-    r = x.rules
     trick = x.tcards
-    allowed = hand
+    r = x.rules
     if trick:
         led = trick[0] & 3
-        following = [c for c in hand if c & 3 == led]
-        if following:
-            allowed = following
+        allowed = [c for c in hand if c & 3 == led]
+        if allowed:
             if r.must_beat:
-                allowed = [c for c in following if _heads(x, c)] or following
+                allowed = [c for c in allowed if _heads(x, c)] or allowed
         elif r.must_trump and x.trump >= 0:
             trump = x.trump
             allowed = [c for c in hand if c & 3 == trump] or hand
-        if not r.when_following:
-            return [{**_PLAY[c]} for c in allowed]
-    if not (x.tricks_done or r.first_trick):
-        return [{**_PLAY[c]} for c in allowed]
+        else:
+            allowed = hand
+        may_declare = r.when_following and (x.tricks_done or r.first_trick)
+    else:
+        allowed = hand
+        may_declare = x.tricks_done or r.first_trick
+    play = _PLAY
+    if not may_declare:
+        return [{**play[c]} for c in allowed]
     out: list[Action] = []
     for c in allowed:
-        out.append({**_PLAY[c]})
-        partner = PARTNER[c]
-        if partner >= 0 and partner in hand:
+        out.append({**play[c]})
+        if 12 <= c < 20 and PARTNER[c] in hand:  # a queen or king (12-19) with its partner
             out.append({**_DECLARE[c]})
     return out
 
@@ -149,34 +151,22 @@ def _heads(x: Record, card: int) -> bool:
 
 def play(x: Record, seat: int, action: Mapping[str, Any]) -> Record:
     """Make a move ``legal`` listed, in place, and return the record (unchecked: a bot's own
-    search)."""
-    phase = x.phase
-    if phase == "play":
-        _play_card(x, seat, INDEX[action["card"]], bool(action.get("declare")))
-    elif phase == "exchange" or phase == "talon":
-        exchange_play(x, seat, action)
-    elif phase == "auction" or phase == "lottery":
-        auction_play(x, seat, action)
-    elif phase == DEALING:
-        deal(x)
-        play(x, seat, action)
-    return x
-
-
-def _play_card(x: Record, seat: int, card: int, declare: bool) -> None:
-    """``tricks.perform``: [T15] a declared marriage sets trump at once; [T14] the highest trump
-    wins the trick, else the highest card of the led suit; [T18] then each draws from the stock,
-    the winner first."""
+    search). A card played is ``tricks.perform``: [T15] a declared marriage sets trump at once;
+    [T14] a full trick goes to the highest trump, else the highest card of the led suit."""
+    if x.phase != "play":
+        _play_other(x, seat, action)
+        return x
+    card = INDEX[action["card"]]
     x.hands[seat].remove(card)
     seats, cards = x.tseats, x.tcards
     seats.append(seat)
     cards.append(card)
-    if declare:
+    if action.get("declare"):
         x.marriages[seat].append(card & 3)
         x.trump = card & 3
     if len(cards) < len(x.order):
         x.turn = x.left[seat]
-        return
+        return x
     trump, best = x.trump, cards[0]
     win = 0
     for k in range(1, len(cards)):
@@ -193,12 +183,24 @@ def _play_card(x: Record, seat: int, card: int, declare: bool) -> None:
     x.tricks_done += 1
     x.turn = winner
     hands = x.hands
-    if x.stock:
+    if x.stock:  # [T18] each draws from the stock, the winner first
         for drawer in (winner, x.left[winner]):
             if x.stock:
                 hands[drawer] = sorted([*hands[drawer], x.stock.pop(0)])
-    if not any(hands[s] for s in x.order):
+    if not hands[winner] and not any(hands[s] for s in x.order):  # the winner's hand first: cheap
         score_deal(x)
+    return x
+
+
+def _play_other(x: Record, seat: int, action: Mapping[str, Any]) -> None:
+    phase = x.phase
+    if phase == "exchange" or phase == "talon":
+        exchange_play(x, seat, action)
+    elif phase == "auction" or phase == "lottery":
+        auction_play(x, seat, action)
+    elif phase == DEALING:
+        deal(x)
+        play(x, seat, action)
 
 
 def over(x: Record | State, first: State) -> bool:

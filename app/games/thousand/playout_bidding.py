@@ -237,7 +237,7 @@ def exchange_legal(x: Record, seat: int) -> list[Action]:
         out.extend({"type": "give", "cards": {o: list(c)}} for c in combinations(names, 2))
     else:  # [T13] three play a deal with three or four at the table: two opponents
         a, b = opponents
-        out.extend({"type": "give", "cards": {a: p, b: q}} for p, q in permutations(names, 2))
+        out += [{"type": "give", "cards": {a: p, b: q}} for p, q in permutations(names, 2)]
     return out
 
 

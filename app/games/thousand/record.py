@@ -192,13 +192,14 @@ def from_state(s: State) -> Record:
     """A record of the game ``s`` at this moment; ``s`` stays untouched."""
     x = Record.__new__(Record)
     i = INDEX
+    num = i.__getitem__
     x.rules, x.sheet, x.seed, x.players, x.dealer = rules_of(s.sheet), s.sheet, s.seed, s.players, s.dealer
     x.phase, x.shuffles, x.deals_played = s.phase, s.shuffles, s.deals_played
     set_order(x)
-    x.hands = [[i[c] for c in h] for h in s.hands]
-    x.talon, x.talon_dealt = [i[c] for c in s.talon], [i[c] for c in s.talon_dealt]
-    x.banks, x.stock = [[i[c] for c in b] for b in s.banks], [i[c] for c in s.stock]
-    x.aside, x.taken = [i[c] for c in s.aside], [[i[c] for c in t] for t in s.taken]
+    x.hands = [[*map(num, h)] for h in s.hands]
+    x.talon, x.talon_dealt = [*map(num, s.talon)], [*map(num, s.talon_dealt)]
+    x.banks, x.stock = [[*map(num, b)] for b in s.banks], [*map(num, s.stock)]
+    x.aside, x.taken = [*map(num, s.aside)], [[*map(num, t)] for t in s.taken]
     x.tseats, x.tcards = [p[0] for p in s.trick], [i[p[1]] for p in s.trick]
     x.last_seats, x.last_cards = [p[0] for p in s.last_trick], [i[p[1]] for p in s.last_trick]
     x.turn, x.trump = s.turn, SUIT_NAME.index(s.trump) if s.trump is not None else -1
@@ -216,13 +217,19 @@ def from_state(s: State) -> Record:
 
 def set_order(x: Record) -> None:
     """[T13] the seats playing this deal, clockwise from the dealer's left (with four the dealer
-    sits out), and each one's left-hand neighbour among them."""
-    n = x.players
-    order = tuple((x.dealer + k) % n for k in range(1, (n if n != 4 else 3) + 1))
-    x.order = order
-    x.left = [-1] * n
+    sits out), and each one's left-hand neighbour among them (shared tables: never changed)."""
+    x.order, x.left = _ORDERS[x.players][x.dealer]
+
+
+def _orders(n: int, dealer: int) -> tuple[tuple[int, ...], list[int]]:
+    order = tuple((dealer + k) % n for k in range(1, (n if n != 4 else 3) + 1))
+    left = [-1] * n
     for k, seat in enumerate(order):
-        x.left[seat] = order[(k + 1) % len(order)]
+        left[seat] = order[(k + 1) % len(order)]
+    return order, left
+
+
+_ORDERS = {n: [_orders(n, dealer) for dealer in range(n)] for n in (2, 3, 4)}
 
 
 def stuck(x: Record, seat: int) -> bool:

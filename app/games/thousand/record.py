@@ -191,28 +191,35 @@ def _copy_lottery(lottery: dict[str, Any] | None) -> dict[str, Any] | None:
 def from_state(s: State) -> Record:
     """A record of the game ``s`` at this moment; ``s`` stays untouched."""
     x = Record.__new__(Record)
-    i = INDEX
-    num = i.__getitem__
+    num = INDEX.__getitem__
     x.rules, x.sheet, x.seed, x.players, x.dealer = rules_of(s.sheet), s.sheet, s.seed, s.players, s.dealer
     x.phase, x.shuffles, x.deals_played = s.phase, s.shuffles, s.deals_played
-    set_order(x)
+    x.order, x.left = _ORDERS[s.players][s.dealer]
     x.hands = [[*map(num, h)] for h in s.hands]
     x.talon, x.talon_dealt = [*map(num, s.talon)], [*map(num, s.talon_dealt)]
     x.banks, x.stock = [[*map(num, b)] for b in s.banks], [*map(num, s.stock)]
     x.aside, x.taken = [*map(num, s.aside)], [[*map(num, t)] for t in s.taken]
-    x.tseats, x.tcards = [p[0] for p in s.trick], [i[p[1]] for p in s.trick]
-    x.last_seats, x.last_cards = [p[0] for p in s.last_trick], [i[p[1]] for p in s.last_trick]
+    x.tseats, x.tcards = _trick(s.trick)
+    x.last_seats, x.last_cards = _trick(s.last_trick)
     x.turn, x.trump = s.turn, SUIT_NAME.index(s.trump) if s.trump is not None else -1
     x.tricks_done, x.looked, x.acted, x.passed = s.tricks_done, list(s.looked), list(s.acted), list(s.passed)
     x.bid, x.bidder, x.bid_blind = s.bid, s.bidder if s.bidder is not None else -1, s.bid_blind
     x.contract, x.blind = s.contract, s.blind
     x.talon_public, x.talon_seen = list(s.talon_public), list(s.talon_seen)
     x.talon_seen_cards, x.given = list(s.talon_seen_cards), list(s.given)
-    x.marriages = [[SUIT_NAME.index(m) for m in ms] for ms in s.marriages]
-    x.shown, x.lottery, x.redeals_in_row = list(s.shown), _copy_lottery(s.lottery), s.redeals_in_row
+    x.marriages = [[*map(SUIT_NAME.index, ms)] for ms in s.marriages]
+    x.shown, x.redeals_in_row = list(s.shown), s.redeals_in_row
+    x.lottery = None if s.lottery is None else _copy_lottery(s.lottery)
     x.scores, x.bombs_used, x.rows = list(s.scores), list(s.bombs_used), list(s.rows)
     x.round, x.rounds = s.round, s.rounds
     return x
+
+
+def _trick(trick: list[list[Any]]) -> tuple[list[int], list[int]]:
+    """A trick's seats and card numbers (none at the start of a trick: no work)."""
+    if not trick:
+        return [], []
+    return [p[0] for p in trick], [INDEX[p[1]] for p in trick]
 
 
 def set_order(x: Record) -> None:

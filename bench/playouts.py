@@ -6,8 +6,8 @@ deal (Palace: the whole game; Thousand: one deal of ``tuhat``; Hold'em: one 6-ma
 ``holdem.playout``, bets and raises to a uniform amount of the legal range). Contract path: ``to_act``,
 ``legal_actions`` and ``apply`` (no views); playout path: ``to_act``, ``legal`` and ``play``. The
 same seeded choices give the same games on both paths (the tests check that the paths agree move
-by move). Times are process CPU time; each figure is the median of ``--runs`` runs (with the
-lowest and highest run), the paths interleaved within each run.
+by move). Times are process CPU time; each figure is the median of ``--runs`` runs, the paths
+interleaved within each run.
 
     python bench/playouts.py [--palace 60] [--thousand 150] [--holdem 2000] [--runs 5]
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree, before an installed one
 
 from app.games.holdem import HOLDEM
 from app.games.holdem import playout as holdem_playout
@@ -102,7 +102,7 @@ def main() -> None:
             ("Hold'em playout", through_playout, HOLDEM, holdem_playout, holdem_starts, ()),
         ):
             if not starts:
-                continue  # a game left out (``--thousand 0``)
+                continue  # a count of 0 leaves the game out
             took, moves = fn(game, playout, starts, run, avoid)
             figures.setdefault(label + " games/s", []).append(len(starts) / took)
             figures.setdefault(label + " moves/s", []).append(moves / took)
@@ -112,16 +112,15 @@ def main() -> None:
         if f"{game_name} contract games/s" not in med:
             continue
         contract, fast = med[f"{game_name} contract games/s"], med[f"{game_name} playout games/s"]
-        ratios = [b / a for a, b in zip(figures[f"{game_name} contract games/s"],
-                                        figures[f"{game_name} playout games/s"], strict=True)]
-        moves_contract, moves_fast = med[f"{game_name} contract moves/s"], med[f"{game_name} playout moves/s"]
-        slow_runs = figures[f"{game_name} contract games/s"]
+        contract_runs = figures[f"{game_name} contract games/s"]
         fast_runs = figures[f"{game_name} playout games/s"]
-        print(f"{game_name}: contract {contract:,.0f} {unit}/s ({moves_contract:,.0f} moves/s; runs "
-              f"{min(slow_runs):,.0f}–{max(slow_runs):,.0f}), playout path {fast:,.0f} {unit}/s "
-              f"({moves_fast:,.0f} moves/s; runs {min(fast_runs):,.0f}–{max(fast_runs):,.0f}), "
-              f"ratio {statistics.median(ratios):.2f}x (runs {min(ratios):.2f}–{max(ratios):.2f}x; "
-              f"median of {args.runs} runs)")
+        ratios = [b / a for a, b in zip(contract_runs, fast_runs, strict=True)]
+        moves_contract, moves_fast = med[f"{game_name} contract moves/s"], med[f"{game_name} playout moves/s"]
+        print(f"{game_name}: contract {contract:,.0f} {unit}/s ({moves_contract:,.0f} moves/s), "
+              f"playout path {fast:,.0f} {unit}/s ({moves_fast:,.0f} moves/s), "
+              f"ratio {statistics.median(ratios):.2f}x (median of {args.runs} runs; runs "
+              f"{min(ratios):.2f}-{max(ratios):.2f}x, playout {min(fast_runs):,.0f}-{max(fast_runs):,.0f} "
+              f"{unit}/s, contract {min(contract_runs):,.0f}-{max(contract_runs):,.0f})")
 
 
 if __name__ == "__main__":

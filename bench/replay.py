@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 # Appended, not put first: ``bench/compare.py`` runs this file against another tree's ``app``.
-sys.path.append(str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree, before an installed one
 
 from app.games.cards import deck as full_deck
 from app.games.holdem import HOLDEM

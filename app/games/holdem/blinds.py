@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from app.games.base import Event
 from app.games.holdem.common import FULL_DECK, SEAT_KEY, after, current_level, event, next_of
 from app.games.holdem.rules import Level
-from app.games.holdem.shuffle import shuffle
 from app.games.holdem.state import Hand, State
+from app.games.shuffle import shuffle
 
 
 @dataclass(slots=True)

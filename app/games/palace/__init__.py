@@ -42,14 +42,8 @@ class Palace(Game[Table, RuleSheet]):
     def check_sheet(self, sheet: Sheet) -> None:
         check_sheet(sheet)
 
-    def new(
-        self,
-        sheet: Sheet,
-        players: int,
-        *,
-        seed: str | None = None,
-        deck: Sequence[str] | None = None,
-    ) -> Table:
+    def new(self, sheet: Sheet, players: int, *, seed: str | None = None,
+            deck: Sequence[str] | None = None) -> Table:
         return engine.new(sheet, players, seed=seed, deck=deck)
 
     def check(self, state: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | None:

@@ -77,14 +77,8 @@ class Thousand(Game[State, Sheet]):
 
     # -- dealing -------------------------------------------------------------------------------
 
-    def new(
-        self,
-        sheet: Sheet,
-        players: int,
-        *,
-        seed: str | None = None,
-        deck: Sequence[str] | None = None,
-    ) -> State:
+    def new(self, sheet: Sheet, players: int, *, seed: str | None = None,
+            deck: Sequence[str] | None = None) -> State:
         sheet.check_players(players)
         seed = seed if seed is not None else new_seed()
         cards: list[str] | None = None

@@ -12,9 +12,9 @@ the agreement test compares after every move.
 
 from __future__ import annotations
 
-from hashlib import sha256
 from typing import Any
 
+from app.games.shuffle import shuffle
 from app.games.thousand.rules import DECK, POINTS, TRICK_RANK, RuleSheet
 from app.games.thousand.state import State
 
@@ -248,27 +248,12 @@ def stuck(x: Record, seat: int) -> bool:
 
 # -- dealing [T4, T5, T18] ----------------------------------------------------------------------
 
-_MASKS = (0, 0, *((1 << (n - 1).bit_length()) - 1 for n in range(2, 25)))
+_NUMBERS = tuple(range(24))
 
 
 def shuffled(seed: str, label: str) -> list[int]:
-    """``cards.SeededRandom(seed, label).shuffle(DECK)`` as card numbers: the same SHA-256 stream
-    and the same Fisher–Yates draws (one byte each for a deck of 24), written out."""
-    key = sha256(f"{seed}\x00{label}".encode()).digest()
-    out = list(range(24))
-    block, pos, counter = b"", 32, 0
-    for i in range(23, 0, -1):
-        n, mask = i + 1, _MASKS[i + 1]
-        while True:
-            if pos == 32:
-                block, pos = sha256(key + counter.to_bytes(8, "big")).digest(), 0
-                counter += 1
-            value = block[pos] & mask
-            pos += 1
-            if value < n:
-                break
-        out[i], out[value] = out[value], out[i]
-    return out
+    """``cards.SeededRandom(seed, label).shuffle(DECK)`` as card numbers (their index in ``DECK``)."""
+    return shuffle(seed, label, _NUMBERS)
 
 
 def _next_deck(x: Record) -> list[int]:

@@ -35,7 +35,7 @@ def test_best_five_and_names_for_every_category() -> None:
 
 def test_the_hand_shuffle_is_the_seeded_random_shuffle() -> None:
     from app.games.cards import SeededRandom
-    from app.games.holdem.shuffle import shuffle
+    from app.games.shuffle import shuffle
 
     for n in range(200):
         assert shuffle(f"seed-{n}", f"hand-{n}", deck()) == SeededRandom(f"seed-{n}", f"hand-{n}").shuffle(

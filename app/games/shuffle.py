@@ -1,9 +1,8 @@
-"""The per-hand shuffle: exactly ``cards.SeededRandom(seed, label).shuffle(deck)``, made quicker.
-
-A table shuffles once per hand, so this is on the hot path. The draws, the byte stream
-(SHA-256 of the key and a counter) and the rejection sampling are those of ``SeededRandom``
-for a deck of at most 256 cards (one byte per draw); a test checks that both give the same
-decks, so a published seed verifies with either.
+"""``cards.SeededRandom(seed, label).shuffle(deck)``, exactly, made quicker, for the games whose
+shuffles are on a hot path (a Hold'em table shuffles once a hand, a playout once a deal). The
+draws, the byte stream (SHA-256 of the key and a counter) and the rejection sampling are those of
+``SeededRandom`` for a deck of at most 256 cards (one byte per draw); tests check that both give
+the same decks, so a published seed verifies with either.
 """
 
 from __future__ import annotations

@@ -129,7 +129,12 @@ class Thousand(Game[State, Sheet]):
             return []
         module = MODULE_BY_PHASE[state.phase]
         candidates: list[Action] = module.candidates(state, seat)
-        return [a for a in candidates if self.check(state, seat, a) is None]
+        # ``check`` for each candidate: its contract part (a known type, a seat to act, the game
+        # not over) holds for the whole listing once ``seat`` is to act, so each candidate meets
+        # only the phase's own check (and the phase's types), as ``check`` would run it.
+        allowed = ACTIONS_BY_PHASE[state.phase]
+        checker: Checker = module.check
+        return [a for a in candidates if a["type"] in allowed and checker(state, seat, a) is None]
 
     server_actions: ClassVar[frozenset[str]] = frozenset({RESEED})
     reseeds: ClassVar[bool] = True

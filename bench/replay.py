@@ -35,8 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# Appended, not put first: ``bench/compare.py`` runs this file against another tree's ``app``.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this tree, before an installed one
+# Run as a script, this tree's ``app`` comes first (before an installed checkout's); loaded by
+# ``bench/compare.py``, which runs this file against another tree's ``app`` put first, it is appended.
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+else:
+    sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from app.games.cards import deck as full_deck
 from app.games.holdem import HOLDEM

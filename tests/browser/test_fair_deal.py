@@ -23,7 +23,7 @@ from tests.browser.helpers import (
     wait_version_above,
     watch,
 )
-from tests.browser.test_palace import move, start
+from tests.browser.test_palace import move, start, still_acting
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -80,7 +80,10 @@ def test_palace_deal_verifies_in_the_page(people: Callable[..., Player], artefac
         assert state is not None
         if state["outcome"]:
             break
-        for player in acting(list(seated.values())):
+        for index, player in enumerate(acting(list(seated.values()))):
+            # A second mover's offer may go with the first one's move (a play out of turn).
+            if index and not still_acting(player, [host, guest, spectator]):
+                continue
             move(player, keyboard=False)
             moves += 1
         assert moves < 800, "the game did not end"

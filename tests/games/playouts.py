@@ -11,6 +11,16 @@ from typing import Any
 from app.games.base import Action, Game
 
 
+class Disagree(AssertionError):
+    """The playout path and the contract differ."""
+
+
+def same(what: str, ours: Any, fast: Any, where: str) -> None:
+    """``what`` is the same on the contract's side (``ours``) and the playout path's (``fast``)."""
+    if ours != fast:
+        raise Disagree(f"{where}, {what}: contract {ours!r}, playout {fast!r}")
+
+
 def mostly(keep: Callable[[Action], bool]) -> Callable[[list[Action], random.Random], Action]:
     """A random pick that nine times in ten keeps to the legal moves ``keep`` accepts (when any)."""
 

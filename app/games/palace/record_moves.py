@@ -50,15 +50,7 @@ def _refill(r: Record, seat: int, need: int) -> list[int]:
     stock = r.stock
     got = stock[:-need - 1:-1] if need < len(stock) else stock[::-1]
     del stock[-need:]
-    groups = r.groups[seat]
-    mask = r.mask[seat]
-    for c in got:
-        rank = c >> 2
-        g = groups[rank]
-        groups[rank] = g.plus.get(c) or g.add(c)
-        mask |= 1 << rank
-    r.mask[seat] = mask
-    r.count[seat] += len(got)
+    r.give(seat, got)
     r.moved += 1
     return got
 
@@ -79,17 +71,10 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
     cards = r.pile
     if extra is not None:
         cards.append(extra)
-    groups = r.groups[seat]
-    mask = r.mask[seat]
+    r.give(seat, cards)
     known = r.known[seat]
     for c in cards:
-        rank = c >> 2
-        g = groups[rank]
-        groups[rank] = g.plus.get(c) or g.add(c)
-        mask |= 1 << rank
         known[c] += 1
-    r.mask[seat] = mask
-    r.count[seat] += len(cards)
     r.pile = []
     r.active = NONE
     r.run_rank = -1

@@ -24,18 +24,11 @@ from app.games.holdem.playout import Playout
 from app.games.holdem.pots import layers, pots
 from app.games.holdem.state import State
 from tests.games.holdem.differential import choose, scenario
+from tests.games.playouts import Disagree, same
 
 HANDS = int(os.environ.get("HOLDEM_PLAYOUT_HANDS", "1500"))
 CHUNKS = 4
 
-
-class Disagree(AssertionError):
-    pass
-
-
-def _same(what: str, ours: Any, fast: Any, seed: int) -> None:
-    if ours != fast:
-        raise Disagree(f"hand {seed}, {what}: contract {ours!r}, playout {fast!r}")
 
 
 def _sheet(sc: dict[str, Any], rng: random.Random) -> Any:
@@ -54,14 +47,14 @@ def _sheet(sc: dict[str, Any], rng: random.Random) -> Any:
 def _compare(s: State, p: Playout, seed: int) -> None:
     h = s.hand
     assert h is not None
-    _same("seat to act", h.actor, p.actor, seed)
-    _same("legal moves", HOLDEM.legal_actions(s, h.actor), p.legal_actions(), seed)
-    _same("stacks", list(s.stacks), p.stacks, seed)
-    _same("bets", list(h.bets), p.bets, seed)
-    _same("committed", list(h.committed), p.committed, seed)
-    _same("folded", list(h.folded), p.folded, seed)
-    _same("pots", pots(h), layers(p.players, p.committed, p.antes, p.folded), seed)
-    _same("board", list(h.board), p.board, seed)
+    same("seat to act", h.actor, p.actor, f"hand {seed}")
+    same("legal moves", HOLDEM.legal_actions(s, h.actor), p.legal_actions(), f"hand {seed}")
+    same("stacks", list(s.stacks), p.stacks, f"hand {seed}")
+    same("bets", list(h.bets), p.bets, f"hand {seed}")
+    same("committed", list(h.committed), p.committed, f"hand {seed}")
+    same("folded", list(h.folded), p.folded, f"hand {seed}")
+    same("pots", pots(h), layers(p.players, p.committed, p.antes, p.folded), f"hand {seed}")
+    same("board", list(h.board), p.board, f"hand {seed}")
 
 
 def _probe(s: State, p: Playout, rng: random.Random, seed: int) -> None:
@@ -80,10 +73,10 @@ def _probe(s: State, p: Playout, rng: random.Random, seed: int) -> None:
     try:
         p.move(kind, to)
     except IllegalAction as fast_refused:
-        _same(f"refusal of {action}", refused.code, fast_refused.code, seed)
+        same(f"refusal of {action}", refused.code, fast_refused.code, f"hand {seed}")
     else:
         raise Disagree(f"hand {seed}: the playout took {action}, refused by the contract ({refused.code})")
-    _same("a refused move changed nothing", before, (p.stacks, p.bets, p.folded, p.actor), seed)
+    same("a refused move changed nothing", before, (p.stacks, p.bets, p.folded, p.actor), f"hand {seed}")
 
 
 def play_hand(seed: int, fast: type[Playout] = Playout) -> int:
@@ -124,12 +117,12 @@ def play_hand(seed: int, fast: type[Playout] = Playout) -> int:
         decisions += 1
     if p is None:
         return decisions  # the hand ended before the playout joined it
-    _same("over", True, playout.over(p, s) and playout.over(s, first), seed)
+    same("over", True, playout.over(p, s) and playout.over(s, first), f"hand {seed}")
     last = s.history[-1]
-    _same("finishing stacks", last["finishing_stacks"], [p.stacks[x] for x in last["players"]], seed)
+    same("finishing stacks", last["finishing_stacks"], [p.stacks[x] for x in last["players"]], f"hand {seed}")
     assert s.last is not None
     awards = [(a["amount"], {int(k): v for k, v in a["shares"].items()}) for a in s.last["awards"]]
-    _same("pots and shares", awards, p.awards, seed)
+    same("pots and shares", awards, p.awards, f"hand {seed}")
     return decisions
 
 

@@ -126,3 +126,30 @@ def deal(
     ups = face_up if face_up is not None else [UP] * n
     downs = face_down if face_down is not None else [DOWN] * n
     return start(s, downs, hands, ups, stock)
+
+
+# Every value of every option that changes play, for sheets drawn at random (property runs and
+# the playout path's agreement test).
+OPTION_VALUES: dict[str, list[Any]] = {
+    "deck": ["52", "36"],
+    "decks": ["one", "two", "two_from_three_players"],
+    "jokers": [0, 1, 2],
+    "joker": ["reset", "transparent"],
+    "deal": ["three_three_three", "choose_from_six"],
+    "opening": ["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"],
+    "opening_cards": ["hand", "face_up", "hand_and_face_up"],
+    "when_stuck": ["draw_may_play", "draw_ends_turn", "draw_and_pass", "pick_up"],
+    "twos_low": [True, False],
+    "voluntary_pick_up": [True, False],
+    "low_card": ["7", "9", "none"],
+    "eight_transparent": [True, False],
+    "ten_fits": ["up_to_ten", "anything"],
+    "ten_burn": ["optional", "always"],
+    "four_from_hand": [True, False],
+    "cut_in": [True, False],
+    "add_drawn": [True, False],
+    "turn_up_face_down": [True, False],
+    "finish": ["first_out_wins", "play_to_last"],
+    "no_out_on_special": [True, False],
+    "after_pick_up": ["next_player", "picker"],
+}

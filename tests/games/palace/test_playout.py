@@ -18,50 +18,19 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
 
 import pytest
 
 from app.games.base import InvalidSheet
 from app.games.palace import PRESETS, RuleSheet, game, playout, record
 from app.games.palace.table import Table
-from tests.games.playouts import mostly
+from tests.games.palace.helpers import OPTION_VALUES
+from tests.games.playouts import Disagree, mostly, same
 
 GAMES = int(os.environ.get("PALACE_PLAYOUT_GAMES", "60"))
 CHUNKS = 4
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    "deck": ["52", "36"],
-    "decks": ["one", "two", "two_from_three_players"],
-    "jokers": [0, 1, 2],
-    "joker": ["reset", "transparent"],
-    "deal": ["three_three_three", "choose_from_six"],
-    "opening": ["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"],
-    "opening_cards": ["hand", "face_up", "hand_and_face_up"],
-    "when_stuck": ["draw_may_play", "draw_ends_turn", "draw_and_pass", "pick_up"],
-    "twos_low": [True, False],
-    "voluntary_pick_up": [True, False],
-    "low_card": ["7", "9", "none"],
-    "eight_transparent": [True, False],
-    "ten_fits": ["up_to_ten", "anything"],
-    "ten_burn": ["optional", "always"],
-    "four_from_hand": [True, False],
-    "cut_in": [True, False],
-    "add_drawn": [True, False],
-    "turn_up_face_down": [True, False],
-    "finish": ["first_out_wins", "play_to_last"],
-    "no_out_on_special": [True, False],
-    "after_pick_up": ["next_player", "picker"],
-}
 
-
-class Disagree(AssertionError):
-    pass
-
-
-def _same(what: str, ours: Any, fast: Any, where: str) -> None:
-    if ours != fast:
-        raise Disagree(f"{where}, {what}: contract {ours!r}, playout {fast!r}")
 
 
 def random_sheet(rng: random.Random) -> tuple[RuleSheet, int]:
@@ -94,17 +63,17 @@ def play_both(sheet: RuleSheet, players: int, seed: int, moves: int = 4000) -> i
         if fast is None and played >= join_at:
             before = game.dump(state)
             fast = playout.start(state)
-            _same("start leaves the table alone", before, game.dump(state), where)
-            _same("table at the start", state.to_json(), fast.to_json(), where)
+            same("start leaves the table alone", before, game.dump(state), where)
+            same("table at the start", state.to_json(), fast.to_json(), where)
         if game.outcome(state) is not None:
             break
         seats = game.to_act(state)
         if fast is not None:
-            _same("seats to act", seats, playout.to_act(fast), where)
-            _same("over", False, playout.over(fast, state), where)
+            same("seats to act", seats, playout.to_act(fast), where)
+            same("over", False, playout.over(fast, state), where)
             for seat in range(players):
                 if seat in seats or rng.random() < 0.1:  # now and then a seat with nothing to do
-                    _same(f"legal moves of seat {seat}", game.legal_actions(state, seat),
+                    same(f"legal moves of seat {seat}", game.legal_actions(state, seat),
                           playout.legal(fast, seat), where)
         seat = rng.choice(seats)
         legal = game.legal_actions(state, seat)
@@ -112,10 +81,10 @@ def play_both(sheet: RuleSheet, players: int, seed: int, moves: int = 4000) -> i
         state, _ = game.apply(state, seat, action)
         if fast is not None:
             fast = playout.play(fast, seat, playout.legal(fast, seat)[legal.index(action)])
-            _same(f"table after {action}", state.to_json(), fast.to_json(), where)
+            same(f"table after {action}", state.to_json(), fast.to_json(), where)
     if fast is not None:
-        _same("over at the end", game.outcome(state) is not None, playout.over(fast, state), where)
-        _same("outcome", game.outcome(state), playout.outcome(fast), where)
+        same("over at the end", game.outcome(state) is not None, playout.over(fast, state), where)
+        same("outcome", game.outcome(state), playout.outcome(fast), where)
     return played
 
 

@@ -20,7 +20,7 @@ import pytest
 from app.games.base import IllegalAction, InvalidSheet
 from app.games.palace import PRESETS, RuleSheet, game
 from app.games.palace.table import Table
-from tests.games.palace.helpers import all_cards, known_is_subset, visible_cards
+from tests.games.palace.helpers import OPTION_VALUES, all_cards, known_is_subset, visible_cards
 from tests.games.properties import PropertyCase, cards_in, play_random_game
 
 # About 30 s on its own: the parallel run starts it first (tests/conftest.py).
@@ -28,28 +28,6 @@ pytestmark = pytest.mark.heavy(30)
 
 SCALE = int(os.environ.get("PALACE_GAMES", "1"))
 
-OPTION_VALUES: dict[str, list[Any]] = {
-    "deck": ["52", "36"],
-    "decks": ["one", "two", "two_from_three_players"],
-    "jokers": [0, 1, 2],
-    "joker": ["reset", "transparent"],
-    "deal": ["three_three_three", "choose_from_six"],
-    "opening": ["turn_up", "lowest_card", "first_three", "left_of_dealer", "left_plays_lowest"],
-    "opening_cards": ["hand", "face_up", "hand_and_face_up"],
-    "when_stuck": ["draw_may_play", "draw_ends_turn", "pick_up"],
-    "voluntary_pick_up": [True, False],
-    "low_card": ["7", "9", "none"],
-    "eight_transparent": [True, False],
-    "ten_fits": ["up_to_ten", "anything"],
-    "ten_burn": ["optional", "always"],
-    "four_from_hand": [True, False],
-    "cut_in": [True, False],
-    "add_drawn": [True, False],
-    "turn_up_face_down": [True, False],
-    "finish": ["first_out_wins", "play_to_last"],
-    "no_out_on_special": [True, False],
-    "after_pick_up": ["next_player", "picker"],
-}
 
 
 def discourage(action: dict[str, Any]) -> bool:

@@ -24,18 +24,11 @@ from app.games.fair import RESEED
 from app.games.thousand import PRESETS, game, playout, playout_bidding, record
 from app.games.thousand.rules import DECK
 from app.games.thousand.state import State
+from tests.games.playouts import Disagree, same
 
 GAMES = int(os.environ.get("THOUSAND_PLAYOUT_GAMES", "96"))
 CHUNKS = 4
 
-
-class Disagree(AssertionError):
-    pass
-
-
-def _same(what: str, ours: Any, fast: Any, where: str) -> None:
-    if ours != fast:
-        raise Disagree(f"{where}, {what}: contract {ours!r}, playout {fast!r}")
 
 
 def random_sheet(rng: random.Random) -> dict[str, Any]:
@@ -120,34 +113,34 @@ def play_game(seed: int, moves: int = 400, deals: int = 3, first: State | None =
     for done in range(moves):
         where = f"game {seed} ({name}), move {done}"
         if state.phase == "over" or state.deals_played >= deals:
-            _same("over", True, playout.over(fast, state) or fast.deals_played >= deals, where)
+            same("over", True, playout.over(fast, state) or fast.deals_played >= deals, where)
             if state.phase == "over":
-                _same("seats to act at the end", [], playout.to_act(fast), where)
-                _same("legal moves at the end", [], playout.legal(fast, 0), where)
+                same("seats to act at the end", [], playout.to_act(fast), where)
+                same("legal moves at the end", [], playout.legal(fast, 0), where)
             break
         seats = game.to_act(state)
         # The record is asked in varying order (the next deal is dealt by whichever comes first),
         # and now and then only told the move.
         ask = rng.random()
         if ask < 0.45:
-            _same("seats to act", seats, playout.to_act(fast), where)
+            same("seats to act", seats, playout.to_act(fast), where)
         if ask < 0.9:
             for seat in range(state.players):
-                _same(f"legal moves of seat {seat}", game.legal_actions(state, seat),
+                same(f"legal moves of seat {seat}", game.legal_actions(state, seat),
                       playout.legal(fast, seat), where)
-            _same("seats to act", seats, playout.to_act(fast), where)
+            same("seats to act", seats, playout.to_act(fast), where)
         seat = rng.choice(seats)
         action = _pick(game.legal_actions(state, seat), rng)
         before = state
         state, _ = game.apply(state, seat, action)
         fast = playout.play(fast, seat, action)
-        _same("deal over", playout.over(state, before), playout.over(fast, before), where)
+        same("deal over", playout.over(state, before), playout.over(fast, before), where)
         # Now and then the record is not looked at after the end of a deal: the next deal is then
         # dealt by the next question (``to_act``) rather than by ``to_json``.
         if not (playout.over(fast, before) and rng.random() < 0.5):
-            _same(f"state after {action}", state.to_json(), fast.to_json(), where)
+            same(f"state after {action}", state.to_json(), fast.to_json(), where)
         if rng.random() < 0.1:
-            _same("a record of the contract's state", state.to_json(), playout.start(state).to_json(), where)
+            same("a record of the contract's state", state.to_json(), playout.start(state).to_json(), where)
         if state.phase != "over" and rng.random() < 0.02:
             # A fair round's seed keys the deals shuffled from now on.
             state, _ = game.apply(state, 0, {"type": RESEED, "seed": f"{rng.getrandbits(256):064x}"})

@@ -73,14 +73,16 @@ def extracted() -> Catalog:
             return read_po(handle)
 
 
-def found_texts() -> set[str]:
-    """The ids of single texts (no context, no plural) the sources name."""
-    return {m.id for m in extracted() if isinstance(m.id, str) and m.id and not m.context}
+def found_texts(found: Catalog | None = None) -> set[str]:
+    """The ids of single texts (no context, no plural) the sources name (or ``found`` holds)."""
+    return {m.id for m in (extracted() if found is None else found)
+            if isinstance(m.id, str) and m.id and not m.context}
 
 
-def found_plurals() -> set[tuple[str, str]]:
-    """The (singular, plural) ids the sources name."""
-    return {(str(m.id[0]), str(m.id[1])) for m in extracted() if isinstance(m.id, tuple)}
+def found_plurals(found: Catalog | None = None) -> set[tuple[str, str]]:
+    """The (singular, plural) ids the sources name (or ``found`` holds)."""
+    return {(str(m.id[0]), str(m.id[1])) for m in (extracted() if found is None else found)
+            if isinstance(m.id, tuple)}
 
 
 def load(lang: str) -> Catalog:

@@ -4,6 +4,7 @@ have every form; the rule-sheet form's layout places every option."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -82,7 +83,10 @@ def test_every_refusal_code_has_a_text(lang: str) -> None:
     assert not missing, f"{lang}: refusal codes without a text: {missing}"
 
 
-def used_message_ids() -> tuple[set[str], set[tuple[str, str]]]:
+@functools.cache
+def used_message_ids() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """The single and plural ids the sources name, from one extraction (``pybabel extract`` takes
+    seconds, and three tests read it)."""
     import sys
 
     sys.path.insert(0, str(ROOT / "locale"))
@@ -90,9 +94,8 @@ def used_message_ids() -> tuple[set[str], set[tuple[str, str]]]:
         import update  # type: ignore[import-not-found]
     finally:
         sys.path.pop(0)
-    singles = set(update.found_texts())
-    plurals = set(update.found_plurals())
-    return singles, plurals
+    found = update.extracted()
+    return frozenset(update.found_texts(found)), frozenset(update.found_plurals(found))
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -40,7 +40,7 @@ class Rules:
     """What the moves read of a sheet, worked out once per sheet."""
 
     __slots__ = (
-        "add_drawn", "after", "choose_six", "cut_in", "draws", "first_out_wins", "fit", "fitmask",
+        "add_drawn", "after", "burn_at", "choose_six", "cut_in", "draws", "first_out_wins", "fit", "fitmask",
         "four_from_hand", "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet",
         "stalemate", "stuck", "ten_always", "turn_up_below", "twos_low", "voluntary",
     )
@@ -73,6 +73,12 @@ class Rules:
         if sheet.eight_transparent:
             self.after[EIGHT] = KEEP
         self.ten_always = sheet.ten_burn == "always"
+        # burn_at[rank]: how many of ``rank`` in a row on top of the pile burn it: four of a kind
+        # (P16, never jokers), a 10 alone when it always burns (P15).
+        self.burn_at = [4] * NONE
+        self.burn_at[JOKER] = 99
+        if self.ten_always:
+            self.burn_at[TEN] = 1
         self.no_out = sheet.no_out_on_special
         self.stuck = sheet.when_stuck
         self.draws = sheet.when_stuck != "pick_up"  # P9: drawing first when stuck
@@ -91,10 +97,27 @@ class Rules:
         self.twos_low = sheet.twos_low
 
 
+class Cards(list[str]):
+    """The card codes of a play of equal cards from the hand as a listing hands it out (the
+    ``cards`` of ``{"type": "play", "cards": [...]}``, equal to the contract's list), carrying what
+    making the play needs: its group, the group it leaves, its card ints, their count and rank, so that
+    playing it reads no card codes (``record_moves.play``). The dict stays a plain dict: a caller
+    reads its fields often."""
+
+    __slots__ = ("group", "ints", "rank", "rest", "size")
+
+    group: Group
+    ints: tuple[int, ...]
+    rank: int
+    rest: Group
+    size: int
+
+
 class Group:
     """The cards of one rank in a hand (sorted ints), made once per distinct group and shared by
     every hand that holds it: its plays (P7: each choice of equal cards, fewer first, twins of two
-    decks once; the contract's dicts) and the group one more card makes (``plus``)."""
+    decks once; the contract's dicts, their ``cards`` a ``Cards``) and the group one more card
+    makes (``plus[card]``, None until made)."""
 
     __slots__ = ("cards", "plays", "plus", "rank")
 
@@ -102,10 +125,10 @@ class Group:
         self.cards = cards
         self.rank = rank
         self.plays: list[dict[str, Any]] = []
-        self.plus: dict[int, Group] = {}
+        self.plus: list[Group | None] = [None] * len(CARD)
 
     def add(self, card: int) -> Group:
-        found = self.plus.get(card)
+        found = self.plus[card]
         if found is None:
             found = self.plus[card] = group(tuple(sorted((*self.cards, card))), self.rank)
         return found
@@ -118,11 +141,8 @@ class Group:
 
 
 EMPTY: list[Group] = [Group((), rank) for rank in range(NONE)]
-# Every group made (a few thousand at most: 14 ranks, up to two decks) and every play of one:
-# ``PLAYED[id(action)]`` is (the action, its group, the group left, its cards), so a listed play
-# is made without reading its card codes again.
+# Every group made (a few thousand at most: 14 ranks, up to two decks).
 _GROUPS: dict[tuple[int, ...], Group] = {}
-PLAYED: dict[int, tuple[dict[str, Any], Group, Group, tuple[int, ...]]] = {}
 
 
 def choices(cards: tuple[int, ...], low: int, high: int) -> list[tuple[int, ...]]:
@@ -145,21 +165,23 @@ def group(cards: tuple[int, ...], rank: int) -> Group:
     if found is None:
         found = _GROUPS[cards] = Group(cards, rank)
         for combo in choices(cards, 1, len(cards)):
-            action = {"type": "play", "cards": [CARD[c] for c in combo]}
-            found.plays.append(action)
-            PLAYED[id(action)] = (action, found, found.less(combo), combo)
+            codes = Cards(CARD[c] for c in combo)
+            codes.group, codes.rest, codes.ints, codes.rank = found, found.less(combo), combo, rank
+            codes.size = len(combo)
+            found.plays.append({"type": "play", "cards": codes})
     return found
 
 
-def bits(mask: int) -> tuple[int, ...]:
-    """The ranks of a mask of ranks (bit ``1 << rank``), lowest first."""
-    found = BITS.get(mask)
-    if found is None:
-        found = BITS[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
-    return found
+class Ranks(dict[int, tuple[int, ...]]):
+    """The ranks of a mask of ranks (bit ``1 << rank``), lowest first: ``BITS[mask]``, each worked
+    out the first time it is asked."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        found = self[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
+        return found
 
 
-BITS: dict[int, tuple[int, ...]] = {}
+BITS = Ranks()
 
 
 # The rules of the latest sheets, by sheet (sheets are immutable; the entry keeps its sheet).
@@ -186,18 +208,20 @@ class Record:
     is a pop), ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up
     to date besides: ``active`` (the rank the next card must match, ``NONE``: anything),
     ``run_rank`` and ``run_len`` (the rank on top of the pile and how many of it lie there in a
-    row, P16), ``left`` (each seat's table cards), ``nexts`` (the seat after each, P6) and
-    ``moved`` (counts the moves that made progress for the stalemate rule: drew from the stock,
-    burned cards, played a table card, went out).
+    row, P16), ``left`` (each seat's table cards), ``nexts`` (the seat after each, P6), ``alone``
+    (only the seat on turn may move: the play phase of a sheet without out-of-turn moves) and
+    ``was`` (``idle`` before the move being made: a move counts as idle until it makes progress
+    for the stalemate rule, draws from the stock, burns cards, plays a table card or goes out).
     """
 
     __slots__ = (
-        "active", "add_cards", "add_seat", "burned", "count", "decision", "down", "drawn", "groups",
-        "idle", "known", "left", "mask", "moved", "n", "nexts", "opening", "out", "phase", "pile", "ready",
-        "reason", "rules", "run_len", "run_rank", "stock", "turn", "up",
+        "active", "add_cards", "add_seat", "alone", "burned", "count", "decision", "down", "drawn", "groups",
+        "idle", "known", "left", "mask", "n", "nexts", "opening", "out", "phase", "pile", "ready",
+        "reason", "rules", "run_len", "run_rank", "stock", "turn", "up", "was",
     )
 
     rules: Rules
+    alone: bool
     n: int
     groups: list[list[Group]]
     mask: list[int]
@@ -224,7 +248,7 @@ class Record:
     active: int
     run_rank: int
     run_len: int
-    moved: int
+    was: int
 
     def hand(self, seat: int) -> list[int]:
         """The seat's hand, sorted (the contract's hand order)."""
@@ -237,7 +261,7 @@ class Record:
         for c in cards:
             rank = c >> 2
             g = groups[rank]
-            groups[rank] = g.plus.get(c) or g.add(c)
+            groups[rank] = g.plus[c] or g.add(c)
             mask |= 1 << rank
         self.mask[seat] = mask
         self.count[seat] += len(cards)
@@ -327,6 +351,7 @@ def from_table(t: Table) -> Record:
     r.pile = [CODE[c] for c in t.pile]
     r.burned = [CODE[c] for c in t.burned]
     r.phase, r.turn, r.decision, r.idle, r.reason = t.phase, t.turn, t.decision, t.idle, t.reason
+    r.alone = t.phase == "play" and not r.rules.out_of_turn
     r.drawn = None if t.drawn is None else CODE[t.drawn]
     r.add_seat = t.add_seat
     r.add_cards = [CODE[c] for c in t.add_cards]
@@ -338,5 +363,5 @@ def from_table(t: Table) -> Record:
     rank, count = top_run(t.pile)
     r.run_rank = -1 if rank is None else RANK[rank]
     r.run_len = count
-    r.moved = 0
+    r.was = r.idle
     return r

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from app.games.palace.record import BITS, CARD, JOKER, NO_OUT, RANK, Record, Rules, bits, choices
+from app.games.palace.record import BITS, CARD, JOKER, NO_OUT, RANK, Record, choices
 from app.games.palace.record_moves import goes_out
 
 Action = dict[str, Any]
@@ -54,35 +54,12 @@ def _face_up_plays(r: Record, seat: int) -> list[Action]:
     return out
 
 
-def _on_turn(r: Record, seat: int, rules: Rules) -> list[Action]:
-    """The seat on turn: its plays from its current source (P18, P20, P21), then draw, pick up or
-    pass (P9, P10, P11, P23)."""
-    in_hand = r.count[seat]
-    out: list[Action] = []
-    if in_hand:
-        # P7: the ranks held that fit on the pile, lowest first, each with its plays.
-        groups = r.groups[seat]
-        fitting = r.mask[seat] & rules.fitmask[r.active]
-        if r.opening is not None:
-            fitting &= 1 << r.opening  # P5: the opener plays his lowest rank first
-        for rank in BITS.get(fitting) or bits(fitting):
-            out += groups[rank].plays
-        if out and rules.no_out and not r.stock:
-            out = _special_out(r, seat, out)
-    elif any(c is not None for c in r.up[seat]):
-        out = _face_up_plays(r, seat)
-    else:
-        out = [FACE_DOWN[i] for i, c in enumerate(r.down[seat]) if c is not None]
-    if r.pile:
-        if out and not rules.voluntary:
-            return out  # P10: you must play if you can
-        if rules.draws and r.stock and in_hand:
-            out.append(DRAW)
-        else:
-            out.append(PICK_UP)
-    elif not out:
-        out.append(PASS)
-    return out
+def _table_plays(r: Record, seat: int) -> list[Action]:
+    """The plays of a seat with an empty hand: its face-up cards, else its face-down ones (P18, P20,
+    P21)."""
+    if any(c is not None for c in r.up[seat]):
+        return _face_up_plays(r, seat)
+    return [FACE_DOWN[i] for i, c in enumerate(r.down[seat]) if c is not None]
 
 
 def _out_of_turn(r: Record, seat: int) -> list[Action]:
@@ -105,7 +82,7 @@ def _out_of_turn(r: Record, seat: int) -> list[Action]:
                     out.append({"type": "add", "cards": [CARD[c] for c in combo]})
     if rules.four_from_hand and r.count[seat] >= 4:
         groups = r.groups[seat]
-        for rank in bits(r.mask[seat]):
+        for rank in BITS[r.mask[seat]]:
             group = groups[rank].cards
             if rank != JOKER and len(group) >= 4 and not goes_out(r, seat, rank, 4):
                 for combo in choices(group, 4, 4):
@@ -143,23 +120,49 @@ def _swap_moves(r: Record, seat: int) -> list[Action]:
 
 
 def legal(r: Record, seat: int) -> list[Action]:
-    """Every move ``seat`` may make now (``listing.listed``); the dicts are shared: do not change them."""
+    """Every move ``seat`` may make now (``listing.listed``); the dicts are shared: do not change them.
+
+    The seat on turn (never one that is out) with nothing owed: its plays from its current source
+    (P18, P20, P21), then draw, pick up or pass (P9, P10, P11, P23); with P16's four from the hand,
+    those too. Any other seat or phase: ``_waiting``."""
+    if seat != r.turn or r.decision is not None or r.phase != "play":
+        return _waiting(r, seat)
+    rules = r.rules
+    in_hand = r.count[seat]
+    if in_hand:
+        # P7: the ranks held that fit on the pile, lowest first, each with its plays.
+        fitting = r.mask[seat] & rules.fitmask[r.active]
+        if r.opening is not None:
+            fitting &= 1 << r.opening  # P5: the opener plays his lowest rank first
+        groups = r.groups[seat]
+        out: list[Action] = []
+        for rank in BITS[fitting]:
+            out += groups[rank].plays
+        if rules.no_out and out and not r.stock:
+            out = _special_out(r, seat, out)
+    else:
+        out = _table_plays(r, seat)
+    if r.pile:
+        if not out or rules.voluntary:  # P10: you must play if you can
+            out.append(DRAW if rules.draws and r.stock and in_hand else PICK_UP)
+    elif not out:
+        out.append(PASS)
+    if rules.four_from_hand:
+        out += _out_of_turn(r, seat)
+    return out
+
+
+def _waiting(r: Record, seat: int) -> list[Action]:
+    """The moves of a seat not on turn, or owing a decision, or of the swap phase."""
     phase = r.phase
     if phase == "play":
-        decision = r.decision
-        if decision is None and seat == r.turn:  # the seat on turn is never one that is out
-            rules = r.rules
-            out = _on_turn(r, seat, rules)
-            if rules.four_from_hand:
-                out += _out_of_turn(r, seat)
-            return out
         if seat in r.out:
             return []
-        if decision is None:
+        if r.decision is None:
             return _out_of_turn(r, seat) if r.rules.out_of_turn else []
         if seat != r.turn:
             return []
-        if decision == "burn":
+        if r.decision == "burn":
             return [BURN, KEEP]  # P15
         return _drawn_moves(r, seat)
     if phase == "swap":
@@ -182,20 +185,25 @@ def _drawn_moves(r: Record, seat: int) -> list[Action]:
     return out
 
 
+# The seat on turn alone, one shared list per seat (``to_act``'s lists are shared too).
+_ALONE: list[list[int]] = [[seat] for seat in range(8)]
+
+
 def to_act(r: Record) -> list[int]:
     """Every seat with a move now (``listing.to_act``): the seat on turn, and any seat with an
-    out-of-turn move; in the swap phase every seat not ready."""
-    phase = r.phase
-    if phase == "play":
-        if r.decision is not None or not r.rules.out_of_turn:
-            return [r.turn]
+    out-of-turn move; in the swap phase every seat not ready. Do not change the list."""
+    if r.alone:
+        return _ALONE[r.turn]
+    if r.phase == "play":
+        if r.decision is not None:
+            return _ALONE[r.turn]
         seats = [r.turn]
         out = r.out
         for s in range(r.n):
             if s != r.turn and s not in out and _out_of_turn(r, s):
                 seats.append(s)
         return seats
-    if phase == "swap":
+    if r.phase == "swap":
         return [s for s in range(r.n) if not r.ready[s]]
     return []
 

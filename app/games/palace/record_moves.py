@@ -11,34 +11,43 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.palace.record import CODE, JOKER, NO_OUT, NONE, PLAYED, TEN, TWO, Record, bits, nexts
+from app.games.palace.record import BITS, CODE, NO_OUT, NONE, TEN, TWO, Cards, Record, nexts
 
 Move = Callable[[Record, int, Mapping[str, Any]], None]
 
 
 def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
     """``r`` after ``seat``'s move ``action`` (engine.perform without the check and the events)."""
-    kind = action["type"]
-    if r.add_seat is not None and not (kind == "add" and seat == r.add_seat):
+    if r.add_seat is not None and not (seat == r.add_seat and action["type"] == "add"):
         # P17: the add window closes with any move but the adding player's own add.
         r.add_seat = None
         r.add_cards = []
     if r.phase != "play":
-        MOVES[kind](r, seat, action)
+        MOVES[action["type"]](r, seat, action)
         return r
-    moved = r.moved
-    if kind == "play":
-        _play(r, seat, action)  # the common move, without the table of moves
+    r.opening = None  # P5: the opening constraint binds the first move only (no move reads it)
+    # The stalemate rule: a move is idle until it makes progress (which sets ``idle`` to 0).
+    idle = r.was = r.idle
+    r.idle = idle + 1
+    kind = action["type"]
+    if kind == "play" and type(listed := action["cards"]) is Cards and (
+            (groups := r.groups[seat])[rank := listed.rank] is listed.group):
+        # The common move, a play from the hand (P7) a listing handed out while the seat still
+        # holds its group: the group it leaves is known, so no card code is read.
+        rest = groups[rank] = listed.rest
+        cards = listed.ints
+        r.count[seat] -= listed.size
+        known = r.known[seat]
+        for c in cards:
+            if known[c]:
+                known[c] -= 1  # P25: a known twin goes first (moves.without)
+        if not rest.cards:
+            r.mask[seat] &= ~(1 << rank)
+        _place(r, seat, cards, rank)
     else:
         MOVES[kind](r, seat, action)
-    r.opening = None  # P5: the opening constraint binds the first move only
-    if r.phase == "play":
-        if r.moved != moved:
-            r.idle = 0
-        else:
-            r.idle += 1  # the stalemate rule: a move without progress
-            if r.idle >= r.rules.stalemate:
-                _end(r, "stalemate")
+    if r.idle >= r.rules.stalemate and r.phase == "play":
+        _end(r, "stalemate")
     return r
 
 
@@ -51,7 +60,7 @@ def _refill(r: Record, seat: int, need: int) -> list[int]:
     got = stock[:-need - 1:-1] if need < len(stock) else stock[::-1]
     del stock[-need:]
     r.give(seat, got)
-    r.moved += 1
+    r.idle = 0  # progress
     return got
 
 
@@ -60,17 +69,16 @@ def _burn(r: Record) -> None:
     if r.pile:
         r.burned += r.pile
         r.pile = []
-        r.moved += 1
+        r.idle = 0  # progress
     r.active = NONE
     r.run_rank = -1
     r.run_len = 0
 
 
-def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
-    """P9, P11, P20, P21: the pile (and a failed face-down card) goes to the hand, in public (P25)."""
+def _pick_up(r: Record, seat: int, action: Mapping[str, Any] | None = None) -> None:
+    """P9, P11, P20, P21: the pile goes to the hand, in public (P25); a card drawn and not played
+    stays in the hand (P9: the decision is over)."""
     cards = r.pile
-    if extra is not None:
-        cards.append(extra)
     r.give(seat, cards)
     known = r.known[seat]
     for c in cards:
@@ -79,6 +87,8 @@ def _pick_up(r: Record, seat: int, extra: int | None = None) -> None:
     r.active = NONE
     r.run_rank = -1
     r.run_len = 0
+    r.decision = None
+    r.drawn = None
     r.turn = seat if r.rules.picker else r.nexts[seat]
 
 
@@ -88,8 +98,9 @@ def _out(r: Record, seat: int) -> bool:
         return False
     r.out.append(seat)
     r.nexts = nexts(r.n, r.out)
-    r.moved += 1
+    r.idle = 0  # progress
     if r.rules.first_out_wins or r.n - len(r.out) <= 1:
+        r.idle = r.was  # the move that ends the game leaves the count as it was (engine.perform)
         _end(r, "finished")
         return True
     return False
@@ -97,6 +108,7 @@ def _out(r: Record, seat: int) -> bool:
 
 def _end(r: Record, reason: str) -> None:
     r.phase = "over"
+    r.alone = False
     r.reason = reason
     r.decision = None
     r.drawn = None
@@ -104,10 +116,10 @@ def _end(r: Record, reason: str) -> None:
     r.add_cards = []
 
 
-def _place(r: Record, seat: int, cards: Sequence[int], may_add: bool = True) -> None:
-    """Cards went on the pile: refill, burns, who plays next (P8, P15, P16, P17; moves.placed)."""
+def _place(r: Record, seat: int, cards: Sequence[int], rank: int, may_add: bool = True) -> None:
+    """Cards of ``rank`` went on the pile: refill, burns, who plays next (P8, P15, P16, P17;
+    moves.placed)."""
     r.pile += cards
-    rank = cards[0] >> 2
     rules = r.rules
     after = rules.after[rank]
     if after >= 0:
@@ -122,7 +134,7 @@ def _place(r: Record, seat: int, cards: Sequence[int], may_add: bool = True) -> 
     if count < 3 and r.stock:
         drawn = _refill(r, seat, 3 - count)
         count = r.count[seat]
-    if (run >= 4 and rank != JOKER) or (rank == TEN and rules.ten_always):
+    if run >= rules.burn_at[rank]:
         # P16: four of a kind on top burns, the player of the fourth starts again; P15: so does a
         # 10 that always burns.
         _burn(r)
@@ -160,6 +172,7 @@ def _start_play(r: Record) -> None:
     """P5: open the play once every seat is ready."""
     r.phase = "play"
     rules = r.rules
+    r.alone = not rules.out_of_turn
     start = 0
     if rules.opening == "turn_up":
         base = r.stock.pop()
@@ -188,7 +201,7 @@ def _start_play(r: Record) -> None:
     elif rules.opening == "left_plays_lowest":
         # P5 (wikihow): the player left of the dealer plays the lowest card in his hand.
         lowest = TWO if rules.twos_low else TWO + 1
-        ranks = [rank for rank in bits(r.mask[0]) if rank >= lowest]
+        ranks = [rank for rank in BITS[r.mask[0]] if rank >= lowest]
         r.opening = ranks[0] if ranks else None
     r.turn = start
 
@@ -224,27 +237,9 @@ def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 
 def _play(r: Record, seat: int, action: Mapping[str, Any]) -> None:
-    played = PLAYED.get(id(action))
-    if played is not None and played[0] is action:
-        # A play the listing handed out (the common move): its group and the group it leaves
-        # are known, so the hand changes without reading the card codes.
-        _, g, rest, cards = played
-        rank = g.rank
-        groups = r.groups[seat]
-        if groups[rank] is g:
-            groups[rank] = rest
-            r.count[seat] -= len(cards)
-            known = r.known[seat]
-            for c in cards:
-                if known[c]:
-                    known[c] -= 1  # P25: a known twin goes first (moves.without)
-            if not rest.cards:
-                r.mask[seat] &= ~(1 << rank)
-            _place(r, seat, cards)
-            return
     codes = sorted([CODE[c] for c in action["cards"]])
     r.take(seat, codes)
-    _place(r, seat, codes)
+    _place(r, seat, codes, codes[0] >> 2)
 
 
 def _play_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -262,8 +257,8 @@ def _play_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
             up[i] = below  # P19 (China Hand): the face-down card below is turned up at once
             down[i] = None
     r.left[seat] -= len(indexes)
-    r.moved += 1
-    _place(r, seat, cards)
+    r.idle = 0  # progress
+    _place(r, seat, cards, cards[0] >> 2)
 
 
 def _play_face_down(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -276,17 +271,18 @@ def _play_face_down(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     ok = r.rules.fit[r.active][rank] and not goes_out(r, seat, rank, 1)
     down[index] = None
     r.left[seat] -= 1
-    r.moved += 1
+    r.idle = 0  # progress
     if ok:
-        _place(r, seat, [card])
+        _place(r, seat, [card], rank)
     else:
-        _pick_up(r, seat, card)  # P21: the pile and the turned card go to the hand
+        r.pile.append(card)
+        _pick_up(r, seat)  # P21: the pile and the turned card go to the hand
 
 
 def _draw(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     card = r.stock.pop()
     r.give(seat, (card,))
-    r.moved += 1
+    r.idle = 0  # progress
     stuck = r.rules.stuck
     if stuck == "draw_ends_turn":
         _pick_up(r, seat)  # P9 "otherwise pick up": the drawn card may not be played
@@ -303,14 +299,7 @@ def _play_drawn(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.decision = None
     r.drawn = None
     r.take(seat, (card,))
-    _place(r, seat, (card,))  # P9
-
-
-def _pick_up_move(r: Record, seat: int, action: Mapping[str, Any]) -> None:
-    if r.decision == "drawn":
-        r.decision = None
-        r.drawn = None
-    _pick_up(r, seat)
+    _place(r, seat, (card,), card >> 2)  # P9
 
 
 def _pass(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -332,7 +321,7 @@ def _cut_in(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = sorted([CODE[c] for c in action["cards"]])
     r.take(seat, cards)
     # P16 (wikihow): the cutter burns the pile and plays on; the seats between are skipped.
-    _place(r, seat, cards, may_add=False)
+    _place(r, seat, cards, cards[0] >> 2, may_add=False)
 
 
 def _add(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -341,7 +330,7 @@ def _add(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = sorted([CODE[c] for c in action["cards"]])
     r.take(seat, cards)
     turn = r.turn
-    _place(r, seat, cards)
+    _place(r, seat, cards, cards[0] >> 2)
     if r.phase == "play" and r.turn != seat:
         r.turn = turn  # P17: an add is out of turn: the next player is still to play
 
@@ -350,7 +339,7 @@ def _lay_four(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     cards = [CODE[c] for c in action["cards"]]
     r.take(seat, cards)
     r.burned += cards  # P16 (et matrix): four of a kind from the hand, laid aside
-    r.moved += 1
+    r.idle = 0  # progress
     if r.count[seat] < 3 and r.stock:
         _refill(r, seat, 3 - r.count[seat])
     if not r.count[seat] and not r.left[seat]:
@@ -369,7 +358,7 @@ MOVES: dict[str, Move] = {
     "play_face_down": _play_face_down,
     "draw": _draw,
     "play_drawn": _play_drawn,
-    "pick_up": _pick_up_move,
+    "pick_up": _pick_up,
     "pass": _pass,
     "burn": _burn_move,
     "keep": _keep,

@@ -36,8 +36,12 @@ Action = dict[str, Any]
 # has many options), where a fixed depth would not.
 GOOD_SAMPLES = 16
 GOOD_BUDGET: int | None = 4000
-# The same for "strong" (``palace_search.SAMPLES`` playouts).
+# The same for "strong" (``palace_search.SAMPLES`` playouts at most).
 STRONG_BUDGET: int | None = 40000
+# Strong's playouts run to the end of the game and stop dealing once the budget is spent
+# (``palace_search.choose``, ``whole``): on the palace sheet's two decks (P2) a playout cut at
+# ``palace_search.DEPTH`` ends with a card count that says little about who is last (P22).
+STRONG_WHOLE = True
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
@@ -45,7 +49,8 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if level == "easy":
         return palace_policy.easy_move(view, legal, rng)
     if level == "strong":
-        return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES, STRONG_BUDGET)
+        return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES, STRONG_BUDGET,
+                                    whole=STRONG_WHOLE)
     if GOOD_SAMPLES:
         return palace_search.choose(view, legal, rng, memory, GOOD_SAMPLES, GOOD_BUDGET)
     return palace_policy.good_move(view, legal, rng, memory)

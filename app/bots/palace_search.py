@@ -10,7 +10,8 @@ The playouts run on ``app.bots.palace_sim`` with the rules the seat has read (th
 transparent 8s of P13, where a 10 fits, P15; P19 once seen); what it leaves out of a sheet only adds
 noise to the estimate. A move budget bounds the moves all the playouts of a decision play (fewer
 samples, or shallower playouts, when the seat has many options), so a decision's time is bounded
-on any table. The swap phase, the draws of P9 and out-of-turn moves are left to "good".
+on any table; "strong" plays each playout to the end of the game instead and stops dealing once the
+budget is spent (``whole``). The swap phase, the draws of P9 and out-of-turn moves are left to "good".
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ PRIOR = 0.5
 DEPTH = 120
 # The shallowest playout a move budget cuts a playout to; below it, fewer samples are played.
 SHALLOWEST = 24
+# A playout of ``choose(whole=True)``: long enough for any game left to end (three players with two
+# decks play about 170 moves from the deal).
+LONGEST = 400
 SEARCHED = frozenset({"play", "play_face_up", "pick_up"})
 
 
@@ -156,12 +160,13 @@ def _key(view: Mapping[str, Any], action: Action) -> tuple[str, str, int]:
     return (action["type"], ranks[0] if ranks else "", len(ranks))
 
 
-def _playout(table: sim.Sim, me: int, plies: int) -> float:
-    for _ply in range(plies):
+def _playout(table: sim.Sim, me: int, plies: int) -> tuple[float, int]:
+    """The score of one playout of at most ``plies`` moves, and the moves it played."""
+    for ply in range(plies):
         if table.finished() or me in table.out:
-            break
+            return _score(table, me), ply
         table.greedy(table.turn)
-    return _score(table, me)
+    return _score(table, me), plies
 
 
 def _options(view: Mapping[str, Any], candidates: Sequence[Action]) -> list[Action]:
@@ -185,11 +190,36 @@ def samples_within(samples: int, options: int, budget: int) -> int:
     return max(1, min(samples, budget // max(1, SHALLOWEST * options)))
 
 
+def _totals(known: Known, me: int, view: Mapping[str, Any], options: Sequence[Action], rng: random.Random,
+            samples: int, plies: int, spend: int | None, totals: list[float]) -> tuple[list[float], int]:
+    """``totals`` plus each option's playout scores over the same deals, and how many deals were
+    played: ``samples`` at most, and with ``spend``, no more once the playouts have played that many
+    moves."""
+    used = 0
+    for played in range(1, samples + 1):
+        base = _deal(known, rng)
+        for index, action in enumerate(options):
+            table = base.copy()
+            _apply(table, me, view, action)
+            score, moves = _playout(table, me, plies)
+            totals[index] += score
+            used += moves
+        if spend is not None and used >= spend:
+            return totals, played
+    return totals, samples
+
+
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, memory: Memory = (),
-           samples: int = SAMPLES, budget: int | None = None) -> Action:
+           samples: int = SAMPLES, budget: int | None = None, whole: bool = False) -> Action:
     """The move of the most promising playouts; ``budget`` bounds the moves all the playouts of
     this decision play together (None: ``DEPTH`` a playout), which bounds the time it takes
-    whatever the table, and the same view, memory, moves and random draws give the same move."""
+    whatever the table, and the same view, memory, moves and random draws give the same move.
+
+    ``whole``: the playouts run to the end of the game (``LONGEST`` moves at most) rather than
+    ``DEPTH`` or fewer, and the samples stop once the budget is spent: where few moves are left
+    (the stock gone, P8, and hands mostly known) each deal costs little, and where many are, fewer
+    deals played to the end beat more cut short, whose card count says little about who is last
+    (P22) while a stock of two decks (P2) and several pick-ups (P9) still lie ahead."""
     candidates = [a for a in legal if a["type"] in SEARCHED]
     others = {a["type"] for a in legal} - SEARCHED - {"draw"}  # P9's draw: left to the policy
     if (view.get("phase") != "play" or others or len(candidates) < 2
@@ -208,19 +238,20 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
         # While an ordinary card fits, a special one (a reset, a burn) is kept for when none does,
         # whatever a few playouts say: they are too few to price a card held for later.
         options = [a for a in options if _key(view, a)[1] not in specials] or options
-    plies = DEPTH
-    if budget is not None:
+    plies, spend = DEPTH, None
+    if budget is not None and whole:
+        plies, spend = LONGEST, budget
+    elif budget is not None:
         samples = samples_within(samples, len(options), budget)
         plies = plies_per_playout(samples, len(options), budget)
-    start = PRIOR * math.sqrt(samples)
-    totals = [start if _key(view, a) == _key(view, prior) else 0.0 for a in options]
+    ahead = [_key(view, a) == _key(view, prior) for a in options]
     known = _known(view, memory, rules)
-    for _ in range(samples):
-        base = _deal(known, rng)
-        for index, action in enumerate(options):
-            table = base.copy()
-            _apply(table, me, view, action)
-            totals[index] += _playout(table, me, plies)
+    if spend is None:
+        start = PRIOR * math.sqrt(samples)
+        totals, _ = _totals(known, me, view, options, rng, samples, plies, None, [start * h for h in ahead])
+    else:  # the head start grows with the deals the budget let the playouts play
+        totals, played = _totals(known, me, view, options, rng, samples, plies, spend, [0.0] * len(options))
+        totals = [t + PRIOR * math.sqrt(played) * h for t, h in zip(totals, ahead, strict=True)]
     best = options[max(range(len(options)), key=lambda i: (totals[i], -i))]
     if best["type"] == "pick_up" and {"type": "draw"} in legal:
         return {"type": "draw"}  # P9: a card from the stock may still fit; the pile comes after

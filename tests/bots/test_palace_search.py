@@ -112,3 +112,37 @@ def test_a_budget_bounds_the_moves_a_decision_plays(preset: str, monkeypatch: py
     assert unbounded > budget >= moves > 0
     # The same view, memory, moves and draws: the same move.
     assert palace_search.choose(view, legal, random.Random(2), memory, samples=40, budget=budget) == first
+
+
+def test_whole_playouts_run_to_the_end_and_stop_once_the_budget_is_spent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strong's playouts (``whole``) end with the game (P22) rather than at ``DEPTH``; the deals stop
+    once the budget is spent, so a decision still plays a bounded number of moves."""
+    view, legal, memory = _a_decision("palace")
+    cut: list[int] = []
+    playout = palace_search._playout
+
+    def recorded(table: Sim, me: int, plies: int) -> tuple[float, int]:
+        score, moves = playout(table, me, plies)
+        cut.append(int(moves == plies and not table.finished() and me not in table.out))
+        return score, moves
+
+    moves = 0
+    greedy = Sim.greedy
+
+    def counted(self: Sim, seat: int) -> None:
+        nonlocal moves
+        moves += 1
+        greedy(self, seat)
+
+    monkeypatch.setattr(palace_search, "_playout", recorded)
+    monkeypatch.setattr(Sim, "greedy", counted)
+    budget = 3000
+    first = palace_search.choose(view, legal, random.Random(2), memory, samples=500, budget=budget,
+                                 whole=True)
+    options = len(palace_search._options(view, [a for a in legal if a["type"] in palace_search.SEARCHED]))
+    assert not any(cut)  # every playout went on to the end
+    assert budget <= moves < budget + options * palace_search.LONGEST
+    assert len(cut) < 500 * options  # the budget, not the samples, ended the search
+    assert palace_search.choose(view, legal, random.Random(2), memory, samples=500, budget=budget,
+                                whole=True) == first

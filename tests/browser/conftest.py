@@ -177,6 +177,7 @@ class Player:
     page: Any
     frames: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)  # the frames the page sent, for failure reports
 
     def state(self) -> dict[str, Any] | None:
         result: dict[str, Any] | None = self.page.evaluate(
@@ -207,6 +208,7 @@ def people(browser: Any, server: str) -> Iterator[Callable[..., Player]]:
 
         def on_socket(ws: Any) -> None:
             ws.on("framereceived", lambda payload: player.frames.append(str(payload)))
+            ws.on("framesent", lambda payload: player.sent.append(str(payload)))
 
         page.on("websocket", on_socket)
         page.on("pageerror", lambda error: player.errors.append(str(error)))

@@ -14,6 +14,7 @@ const { timerText } = await staticModule("room/timer.js");
 const { freeSeats } = await staticModule("room/join.js");
 const { goneReason } = await staticModule("room/receive.js");
 const { winnersHeadline, outcomeHeadline } = await staticModule("tablehost.js");
+const { keyBelongsTo } = await staticModule("room/chat.js");
 
 function seated(seat, changes = {}) {
   const session = createSession("r1");
@@ -133,4 +134,20 @@ test("a finished game's headline: the game's own, else its winners", () => {
   const module = { describeOutcome: (outcome, seatName) => ({ headline: `${seatName(0)} takes the pot` }) };
   assert.equal(outcomeHeadline(module, { placings: [[1]] }, names, null), "Ann takes the pot");
   assert.equal(outcomeHeadline({}, { placings: [[1]] }, names, null), "Ben wins!");
+});
+
+test("a ticked alert box keeps the table's keys; text fields, lists and the box's own keys do not", () => {
+  const box = { tagName: "INPUT", type: "checkbox" };
+  assert.equal(keyBelongsTo(box, "1"), false);
+  assert.equal(keyBelongsTo(box, "p"), false);
+  assert.equal(keyBelongsTo(box, " "), true);
+  assert.equal(keyBelongsTo(box, "Enter"), true);
+  assert.equal(keyBelongsTo({ tagName: "INPUT", type: "text" }, "1"), true);
+  assert.equal(keyBelongsTo({ tagName: "INPUT", type: "" }, "p"), true);
+  assert.equal(keyBelongsTo({ tagName: "TEXTAREA" }, "p"), true);
+  assert.equal(keyBelongsTo({ tagName: "SELECT" }, "1"), true);
+  assert.equal(keyBelongsTo({ tagName: "DIV", isContentEditable: true }, "p"), true);
+  assert.equal(keyBelongsTo({ tagName: "BUTTON" }, "p"), false);
+  assert.equal(keyBelongsTo({ tagName: "BODY" }, "1"), false);
+  assert.equal(keyBelongsTo(null, "1"), false);
 });

@@ -59,10 +59,22 @@ export function toggleKeys(session, force) {
   $("#keys-button").setAttribute("aria-expanded", show ? "true" : "false");
 }
 
+// Inputs that take no typed text: a tick box (the turn alerts) keeps the table's keys working.
+const UNTYPED_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"]);
+
+// Whether a key pressed in ``target`` is the person's own typing (the chat, a name, a choice), which
+// the page's shortcuts must leave alone; a focused tick box keeps only Space and Enter, its own keys.
+export function keyBelongsTo(target, key) {
+  if (!target) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === "TEXTAREA" || tag === "SELECT") return true;
+  if (tag !== "INPUT") return false;
+  return !UNTYPED_INPUTS.has(String(target.type || "text").toLowerCase()) || key === " " || key === "Enter";
+}
+
 export function onKey(session, event) {
-  const target = event.target;
-  const typing = target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
-  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (keyBelongsTo(event.target, event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "?") {
     toggleKeys(session);
     event.preventDefault();

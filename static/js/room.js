@@ -35,7 +35,8 @@ const page = {
 // page was sent (its own seat's view), never more.
 window.houserules = {
   get seat() { return session.seat; },
-  get version() { return session.version; },
+  // The version on screen: a state's table is drawn once its game's module has loaded.
+  get version() { return session.drawn; },
   get state() { return session.state; },
   get room() { return session.room; },
   // Whether the table waits for this page's seat (not only offers it a move out of turn).

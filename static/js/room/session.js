@@ -14,7 +14,8 @@ export function createSession(roomId) {
     token: null,
     socket: null,
     retry: 0,
-    version: null,
+    version: null, // the newest state's version: a move is tied to it
+    drawn: null, // the version the page has drawn (the table module may still be loading)
     state: null, // last "state" message
     room: null, // last "room" message
     pending: new Map(), // message id -> {resolve, reject}

@@ -84,6 +84,7 @@ export async function onState(page, message) {
     showLastMoveSlot(false);
     renderResult(page, null);
     renderHost(page);
+    session.drawn = session.version;
     return;
   }
   const starting = !session.table || newGame;
@@ -105,4 +106,5 @@ export async function onState(page, message) {
   const mine = myTurn(session, message);
   document.body.classList.toggle("my-turn", mine);
   turnAlert(page, mine);
+  session.drawn = session.version;
 }

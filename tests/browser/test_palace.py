@@ -58,6 +58,10 @@ def play_cost(rank: str) -> int:
     return special.get(rank, RANKS.index(rank))
 
 
+class NothingOffered(AssertionError):
+    """The page offered its seat no move when one was to be made."""
+
+
 def move(player: Player, *, keyboard: bool) -> None:
     """One move for this player, made through the page the way a person would (clicks or keys)."""
     actions = legal(player)
@@ -130,7 +134,7 @@ def press(player: Player, actions: list[dict[str, Any]], *, keyboard: bool) -> N
     elif "pass" in kinds:
         page.click("button[data-action=pass]")
     else:
-        raise AssertionError(f"no move offered to seat {player.seat()}: {actions}")
+        raise NothingOffered(f"no move offered to seat {player.seat()}: {actions}\n{page_report(player)}")
 
 
 def public_cards(state: dict[str, Any]) -> set[str]:

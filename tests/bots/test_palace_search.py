@@ -93,23 +93,28 @@ def _a_decision(preset: str) -> tuple[dict[str, Any], list[dict[str, Any]], list
     raise AssertionError("no decision with three plays")
 
 
-@pytest.mark.parametrize("preset", ["hiina-turakas", "china-hand", "palace"])
-def test_a_budget_bounds_the_moves_a_decision_plays(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    view, legal, memory = _a_decision(preset)
-    moves = 0
+def count_simulated_moves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the moves the playouts play (``Sim.greedy`` calls) in the returned one-item list."""
+    played = [0]
     greedy = Sim.greedy
 
     def counted(self: Sim, seat: int) -> None:
-        nonlocal moves
-        moves += 1
+        played[0] += 1
         greedy(self, seat)
 
     monkeypatch.setattr(Sim, "greedy", counted)
+    return played
+
+
+@pytest.mark.parametrize("preset", ["hiina-turakas", "china-hand", "palace"])
+def test_a_budget_bounds_the_moves_a_decision_plays(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    view, legal, memory = _a_decision(preset)
+    played = count_simulated_moves(monkeypatch)
     palace_search.choose(view, legal, random.Random(2), memory, samples=40)
-    unbounded, moves = moves, 0
+    unbounded, played[0] = played[0], 0
     budget = 600
     first = palace_search.choose(view, legal, random.Random(2), memory, samples=40, budget=budget)
-    assert unbounded > budget >= moves > 0
+    assert unbounded > budget >= played[0] > 0
     # The same view, memory, moves and draws: the same move.
     assert palace_search.choose(view, legal, random.Random(2), memory, samples=40, budget=budget) == first
 
@@ -127,22 +132,14 @@ def test_whole_playouts_run_to_the_end_and_stop_once_the_budget_is_spent(
         cut.append(int(moves == plies and not table.finished() and me not in table.out))
         return score, moves
 
-    moves = 0
-    greedy = Sim.greedy
-
-    def counted(self: Sim, seat: int) -> None:
-        nonlocal moves
-        moves += 1
-        greedy(self, seat)
-
     monkeypatch.setattr(palace_search, "_playout", recorded)
-    monkeypatch.setattr(Sim, "greedy", counted)
+    played = count_simulated_moves(monkeypatch)
     budget = 3000
     first = palace_search.choose(view, legal, random.Random(2), memory, samples=500, budget=budget,
                                  whole=True)
     options = len(palace_search._options(view, [a for a in legal if a["type"] in palace_search.SEARCHED]))
     assert not any(cut)  # every playout went on to the end
-    assert budget <= moves < budget + options * palace_search.LONGEST
+    assert budget <= played[0] < budget + options * palace_search.LONGEST
     assert len(cut) < 500 * options  # the budget, not the samples, ended the search
     assert palace_search.choose(view, legal, random.Random(2), memory, samples=500, budget=budget,
                                 whole=True) == first

@@ -58,8 +58,10 @@ def bot(level: str) -> Player:
 class Result:
     state: Any
     moves: int
-    # Seconds each decision of a timed seat took.
+    # Seconds each decision of a timed seat took: on the wall clock, and on this thread's CPU (what
+    # the decision itself costs, whatever else the machine runs).
     timings: list[float] = field(default_factory=list)
+    cpu_timings: list[float] = field(default_factory=list)
     log: list[tuple[int, Action]] = field(default_factory=list)
     # Moves a seat let go (``None`` to an optional move), by seat.
     declined: dict[int, int] = field(default_factory=dict)
@@ -94,10 +96,11 @@ def play(
             legal = game.legal_actions(state, seat)
             view = game.view(state, seat)
             optional = seat not in waited
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.thread_time()
             action = players[seat](game.name, view, legal, rng, memories[seat].events, optional)
             if seat in timed:
                 result.timings.append(time.perf_counter() - started)
+                result.cpu_timings.append(time.thread_time() - cpu_started)
             if action is None:
                 if not optional:
                     raise AssertionError(f"{game.name}: seat {seat} declined a move the table waits for")

@@ -120,8 +120,18 @@ def wait_same_version(players: list[Player], timeout: float = 20.0) -> int:
 
 
 def legal(player: Player) -> list[dict[str, Any]]:
-    state = player.state()
-    return list(state["legal"]) if state else []
+    """The moves the page's newest state offers its seat, read once the page has drawn that state
+    (its table module may still be loading when the state arrives, and the dock is drawn with it)."""
+    drawn = player.page.wait_for_function(
+        """() => {
+          const h = window.houserules;
+          if (!h || !h.state) return [];
+          const drawn = h.state.version === undefined || h.version === h.state.version;
+          return drawn ? h.state.legal || [] : null;
+        }"""
+    )
+    moves: list[dict[str, Any]] = drawn.json_value()
+    return list(moves)
 
 
 def acting(players: list[Player]) -> list[Player]:

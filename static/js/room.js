@@ -37,6 +37,9 @@ window.houserules = {
   get seat() { return session.seat; },
   // The version on screen: a state's table is drawn once its game's module has loaded.
   get version() { return session.drawn; },
+  // The version at which this page's last request was acknowledged, and the requests still unanswered.
+  get acked() { return session.acked; },
+  get unanswered() { return session.pending.size; },
   get state() { return session.state; },
   get room() { return session.room; },
   // Whether the table waits for this page's seat (not only offers it a move out of turn).

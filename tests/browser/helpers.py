@@ -107,6 +107,29 @@ def wait_version_above(player: Player, before: int, timeout: float = 20.0) -> No
     )
 
 
+def versions(player: Player) -> tuple[int, int]:
+    """The version the page has drawn and the one at which the server acknowledged its last request
+    (-1 for none yet): what ``wait_own_move_drawn`` compares with."""
+    drawn, acked = player.page.evaluate("() => [window.houserules.version, window.houserules.acked]")
+    return (-1 if drawn is None else int(drawn)), (-1 if acked is None else int(acked))
+
+
+def wait_own_move_drawn(player: Player, before: tuple[int, int], timeout: float = 20.0) -> None:
+    """Wait until the move this page just sent is answered and the page has drawn the table after
+    it: acknowledged, the version it was acknowledged at; refused (another move made it stale), a
+    newer version. A rising version alone is not enough where several seats act at once (a swap
+    phase): another seat's move raises it while this page's own move is still on its way."""
+    drawn, acked = before
+    player.page.wait_for_function(
+        f"""() => {{
+          const h = window.houserules;
+          if (h.unanswered !== 0 || h.version === null) return false;
+          return h.acked !== null && h.acked > {acked} ? h.version >= h.acked : h.version > {drawn};
+        }}""",
+        timeout=timeout * 1000,
+    )
+
+
 def wait_same_version(players: list[Player], timeout: float = 20.0) -> int:
     """Wait until every page has drawn the same (newest) version."""
     deadline = time.monotonic() + timeout

@@ -20,8 +20,9 @@ from tests.browser.helpers import (
     legal,
     open_sheet_form,
     press_offered,
+    versions,
+    wait_own_move_drawn,
     wait_same_version,
-    wait_version_above,
     watch,
 )
 from tests.browser.screen import (
@@ -65,10 +66,10 @@ class NothingOffered(AssertionError):
 def move(player: Player, *, keyboard: bool) -> None:
     """One move for this player, made through the page the way a person would (clicks or keys)."""
     actions = legal(player)
-    before = player.page.evaluate("() => window.houserules.version")
+    before = versions(player)
     try:
         press(player, actions, keyboard=keyboard)
-        wait_version_above(player, before)
+        wait_own_move_drawn(player, before)
     except PlaywrightTimeout as error:
         raise AssertionError(f"{error}\n{page_report(player)}") from error
 

@@ -74,6 +74,9 @@ export function receive(page, message) {
       addChat(page, message);
       break;
     case "ack":
+      session.acked = message.version ?? session.acked;
+      settle(session, message, true);
+      break;
     case "contributed":
     case "pong":
       settle(session, message, true);

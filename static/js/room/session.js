@@ -16,6 +16,7 @@ export function createSession(roomId) {
     retry: 0,
     version: null, // the newest state's version: a move is tied to it
     drawn: null, // the version the page has drawn (the table module may still be loading)
+    acked: null, // the version at which the server acknowledged this page's last request
     state: null, // last "state" message
     room: null, // last "room" message
     pending: new Map(), // message id -> {resolve, reject}

@@ -102,8 +102,10 @@ def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules) -> Known:
     below = any(e.get("type") == "turned_up_below" for e in memory)
     table = sim.Table(sim.CODE[rules.low] if rules.low else sim.NONE, rules.eights_clear,
                       rules.ten_anything, below)
+    # Before play starts (the swap phase) nobody is on turn yet: seat 0, the dealer's left, opens (P5, P6).
+    turn = view.get("turn")
     return Known(hands, ups, unknown, [sim.CODE[r] for r in pile], stock, pool,
-                 int(view.get("turn", me)), [int(s) for s in view.get("out") or []], table)
+                 int(turn) if isinstance(turn, int) else 0, [int(s) for s in view.get("out") or []], table)
 
 
 def _deal(known: Known, rng: random.Random) -> sim.Sim:
@@ -256,3 +258,87 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if best["type"] == "pick_up" and {"type": "draw"} in legal:
         return {"type": "draw"}  # P9: a card from the stock may still fit; the pile comes after
     return best
+
+
+# -- the face-up choice (P3) ---------------------------------------------------------------------
+
+# The moves all the playouts of a face-up choice play together (about half a second): the choice
+# is made once a game and decides the end of it, so it gets the budget of a dozen plays.
+FACE_UP_BUDGET = 200000
+
+
+def _face_up_value(code: int) -> float:
+    """The policy's order of cards to lay face up (``palace_policy._swap`` on the six-card deal,
+    whose 8 is ordinary): jokers and 2s, then 10s, then by rank."""
+    return 11.5 if code == sim.TEN else float(code)
+
+
+def _lay_others(table: sim.Sim, me: int, undecided: Sequence[int]) -> None:
+    """The seats still to choose lay their three strongest cards face up, as the policy does (P3)."""
+    for seat in undecided:
+        if seat == me:
+            continue
+        hand = table.hands[seat]
+        codes = sorted((c for c in range(sim.SIZE) for _ in range(hand[c])), key=_face_up_value)
+        for code in codes[-3:]:
+            hand[code] -= 1
+            table.held[seat] -= 1
+            table.up[seat].append(code)
+
+
+def _lay(table: sim.Sim, me: int, codes: Sequence[int]) -> None:
+    for code in codes:
+        table.hands[me][code] -= 1
+        table.held[me] -= 1
+        table.up[me].append(code)
+
+
+def choose_face_up(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
+                   memory: Memory = (), budget: int = FACE_UP_BUDGET) -> Action:
+    """The three face-up cards out of six (P3) whose whole-game playouts leave the seat least often
+    the last one holding cards (P22).
+
+    Each deal gives the unseen cards out at random (the other seats' six, every face-down card and
+    the stock), lets the seats still to choose lay their strongest three face up, turns the stock's
+    top card up as the pile's base (P5) and plays every distinct choice of ranks to the end on it.
+    Successive halving spends the budget: each round plays its share of moves on the choices still
+    in, then drops the worse half, so the close ones get the most deals. The policy's own choice
+    starts ahead (``PRIOR``), as in ``choose``."""
+    lays = [a for a in legal if a["type"] == "lay_face_up"]
+    prior = good.good_move(view, legal, rng, memory)
+    distinct: dict[tuple[int, ...], Action] = {}
+    for action in lays:
+        distinct.setdefault(tuple(sorted(sim.CODE[str(c)[0]] for c in action["cards"])), action)
+    if len(distinct) < 2 or prior not in lays:
+        return prior
+    me = int(view["you"])
+    prior_key = tuple(sorted(sim.CODE[str(c)[0]] for c in prior["cards"]))
+    keys = sorted(distinct, key=lambda k: (k != prior_key, k))
+    rules = good.read_rules(view, legal, memory)
+    known = _known(view, memory, rules)
+    undecided = [i for i, p in enumerate(view.get("players") or [])
+                 if not any(p.get("face_up") or []) and int(p.get("hand_size") or 0) > 3]
+    totals = {k: 0.0 for k in keys}
+    alive = list(keys)
+    played = 0
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    for round_ in range(rounds):
+        share = budget // rounds
+        used = 0
+        while used < share:
+            base = _deal(known, rng)
+            _lay_others(base, me, undecided)
+            if base.stock:
+                base.lay([base.stock.pop()])  # P5: the stock's top card opens the pile
+            for key in alive:
+                table = base.copy()
+                _lay(table, me, key)
+                score, moves = _playout(table, me, LONGEST)
+                totals[key] += score
+                used += moves + 1
+            played += 1
+        head = PRIOR * math.sqrt(played)
+        alive.sort(key=lambda k: (-(totals[k] + (head if k == prior_key else 0.0)), keys.index(k)))
+        if round_ < rounds - 1:
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+    return distinct[alive[0]]

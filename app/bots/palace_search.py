@@ -20,7 +20,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import palace_policy as good
@@ -67,9 +67,31 @@ class Known:
     turn: int
     out: list[int]
     table: sim.Table
+    # Where a seat must play if it can (P10 off): the ranks each other seat's unseen hand cards can
+    # only be, read from its last pick-up (``_stuck_hands``); no entry: any rank.
+    stuck: Mapping[int, frozenset[int]] = field(default_factory=dict)
 
 
-def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules) -> Known:
+def _stuck_hands(memory: Memory, me: int, table: sim.Table) -> dict[int, frozenset[int]]:
+    """Under P10 off a seat picks the pile up only when nothing in its hand fits (P9), so the hand
+    cards it held then are ranks that did not fit on that pile; while it draws nothing (P8), its
+    unseen hand cards are still those. Two pick-ups with no draw between: both held."""
+    stuck: dict[int, frozenset[int]] = {}
+    for event in memory:
+        kind, seat = event.get("type"), event.get("seat")
+        if not isinstance(seat, int) or seat == me:
+            continue
+        if kind == "drew" and int(event.get("count") or 0) > 0:
+            stuck.pop(seat, None)
+        elif kind == "picked_up" and event.get("cards"):
+            pile = sim.Sim(table, [[0] * sim.SIZE], [[]], [[]], [], 0, [])
+            pile.lay([sim.CODE[str(c)[0]] for c in event["cards"] if str(c)[0] in sim.CODE])
+            unfit = frozenset(c for c in range(sim.SIZE) if not pile.fits(c))
+            stuck[seat] = unfit & stuck.get(seat, unfit)
+    return stuck
+
+
+def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules, must_play: bool = False) -> Known:
     players = view.get("players") or []
     me = int(view["you"])
     hand = [str(c)[0] for c in view.get("hand") or []]
@@ -104,8 +126,10 @@ def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules) -> Known:
                       rules.ten_anything, below)
     # Before play starts (the swap phase) nobody is on turn yet: seat 0, the dealer's left, opens (P5, P6).
     turn = view.get("turn")
+    stuck = _stuck_hands(memory, me, table) if must_play else {}
     return Known(hands, ups, unknown, [sim.CODE[r] for r in pile], stock, pool,
-                 int(turn) if isinstance(turn, int) else 0, [int(s) for s in view.get("out") or []], table)
+                 int(turn) if isinstance(turn, int) else 0, [int(s) for s in view.get("out") or []], table,
+                 stuck)
 
 
 def _deal(known: Known, rng: random.Random) -> sim.Sim:
@@ -117,8 +141,21 @@ def _deal(known: Known, rng: random.Random) -> sim.Sim:
         pool.append(rng.randrange(sim.ACE + 1))
     hands = [list(h) for h in known.hands]
     downs: list[list[int]] = [[] for _ in hands]
+    unknown = known.unknown
+    if known.stuck:
+        # The seats that had to pick up get their unseen hand cards among the ranks that did not
+        # fit then (P10 off); the rest of the pool goes round as before.
+        unknown = []
+        for seat, zone, count in known.unknown:
+            ranks = known.stuck.get(seat) if zone == "hand" else None
+            if ranks is not None and count:
+                chosen = [i for i, code in enumerate(pool) if code in ranks][:count]
+                for i in reversed(chosen):
+                    hands[seat][pool.pop(i)] += 1
+                count -= len(chosen)
+            unknown.append((seat, zone, count))
     at = 0
-    for seat, zone, count in known.unknown:
+    for seat, zone, count in unknown:
         cards = pool[at:at + count]
         at += count
         if zone == "hand":
@@ -247,7 +284,10 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
         samples = samples_within(samples, len(options), budget)
         plies = plies_per_playout(samples, len(options), budget)
     ahead = [_key(view, a) == _key(view, prior) for a in options]
-    known = _known(view, memory, rules)
+    # A pile to play on, a card that fits and no pick-up offered: this table makes a seat play if
+    # it can (P10 off), so a pick-up tells what the picker held.
+    must_play = bool(view.get("pile")) and "pick_up" not in {a["type"] for a in legal}
+    known = _known(view, memory, rules, must_play)
     if spend is None:
         start = PRIOR * math.sqrt(samples)
         totals, _ = _totals(known, me, view, options, rng, samples, plies, None, [start * h for h in ahead])
@@ -262,9 +302,9 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
 
 # -- the face-up choice (P3) ---------------------------------------------------------------------
 
-# The moves all the playouts of a face-up choice play together (about half a second): the choice
-# is made once a game and decides the end of it, so it gets the budget of a dozen plays.
-FACE_UP_BUDGET = 200000
+# The moves all the playouts of a face-up choice play together (about a quarter of a second on an
+# idle core): the choice is made once a game and decides its end, so it gets three plays' budget.
+FACE_UP_BUDGET = 120000
 
 
 def _face_up_value(code: int) -> float:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import choose, palace, palace_search, palace_sim
+from app.bots import choose, palace, palace_policy, palace_search, palace_sim
 from app.bots.memory import Recall
 from app.bots.palace_sim import CODE, NONE, Sim, Table
 from app.registry import get
@@ -170,3 +170,36 @@ def test_strong_searches_the_face_up_choice_within_its_budget_p3(monkeypatch: py
     # A seat that has laid its cards waits for the others with its three cards in hand.
     state, _ = game.apply(state, 0, first)
     assert game.view(state, 0)["players"][0]["hand_size"] == 3
+
+
+def test_a_seat_that_had_to_pick_up_is_dealt_only_ranks_that_did_not_fit_p9_p10() -> None:
+    """On the palace sheet a seat must play if it can (P10 off): a pick-up shows that nothing in
+    its hand fitted, so the deals give its unseen hand cards only ranks below the pile's top, and
+    no 2 or 10 (P12, P15), until it draws again."""
+    game = get("palace")
+    state = game.new(game.sheet({"finish": "play_to_last"}, preset="palace"), 3, seed="ev2")
+    memories = [Recall("palace") for _ in range(3)]
+    rng = random.Random(0)
+    for _ in range(400):
+        seat = game.to_act(state)[0]
+        state, events = game.apply(state, seat, choose("palace", game.view(state, seat),
+                                                       game.legal_actions(state, seat), rng, "good"))
+        for index, memory in enumerate(memories):
+            memory.extend(e.to_json() for e in events if e.visible_to(index))
+        if any(e.to_json()["type"] == "picked_up" and e.to_json()["seat"] != 0 for e in events):
+            break
+    view = game.view(state, 0)
+    legal = game.legal_actions(state, 0)
+    rules = palace_policy.read_rules(view, legal, memories[0].events)
+    known = palace_search._known(view, memories[0].events, rules, must_play=True)
+    assert known.stuck
+    for seat, ranks in known.stuck.items():
+        assert CODE["2"] not in ranks and CODE["T"] not in ranks
+        unseen = view["players"][seat]["hand_size"] - len(view["players"][seat]["known_hand"])
+        for draw in range(20):
+            table = palace_search._deal(known, random.Random(draw))
+            extra = [table.hands[seat][c] - known.hands[seat][c] for c in range(palace_sim.SIZE)]
+            dealt = [c for c, n in enumerate(extra) for _ in range(n)]
+            assert len(dealt) == unseen and set(dealt) <= ranks
+    # A table where a seat may pick up at will tells nothing of the kind.
+    assert not palace_search._known(view, memories[0].events, rules, must_play=False).stuck

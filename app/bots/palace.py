@@ -15,6 +15,9 @@ the pile, P12), 10s (burn, P15) and 8s (transparent on many sheets, P13).
   moves (``app.bots.palace_search``) may overrule the lowest card: they find the play that leaves
   it least likely to be the last holding cards.
 
+"strong": the same playouts, each played to the end of the game within ``STRONG_BUDGET`` moves, and
+the face-up choice out of six (P3) searched too (``palace_search.choose_face_up``).
+
 "easy": ready at once, plays a random fitting rank (all its cards of that rank), keeping the
 specials back when an ordinary card fits, picks up only when it must, and takes out-of-turn moves
 only half the time.

@@ -11,7 +11,11 @@ transparent 8s of P13, where a 10 fits, P15; P19 once seen); what it leaves out 
 noise to the estimate. A move budget bounds the moves all the playouts of a decision play (fewer
 samples, or shallower playouts, when the seat has many options), so a decision's time is bounded
 on any table; "strong" plays each playout to the end of the game instead and stops dealing once the
-budget is spent (``whole``). The swap phase, the draws of P9 and out-of-turn moves are left to "good".
+budget is spent (``whole``). Where a seat must play if it can (P10 off), a seat that picked up
+held only cards that did not fit, and the deals say so (``_stuck_hands``).
+
+``choose_face_up`` ("strong") picks the three face-up cards out of six (P3) by whole-game playouts.
+The swaps of P4, the draws of P9 and out-of-turn moves are left to "good".
 """
 
 from __future__ import annotations
@@ -284,9 +288,10 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
         samples = samples_within(samples, len(options), budget)
         plies = plies_per_playout(samples, len(options), budget)
     ahead = [_key(view, a) == _key(view, prior) for a in options]
-    # A pile to play on, a card that fits and no pick-up offered: this table makes a seat play if
-    # it can (P10 off), so a pick-up tells what the picker held.
-    must_play = bool(view.get("pile")) and "pick_up" not in {a["type"] for a in legal}
+    # A pile to play on, a card that fits and neither a pick-up nor a draw offered: this table makes
+    # a seat play if it can (P10 off) and a stuck one pick up (P9), so a pick-up tells what the
+    # picker held. (A draw offered instead, as where a drawn card may be played, tells nothing.)
+    must_play = bool(view.get("pile")) and not {"pick_up", "draw"} & {a["type"] for a in legal}
     known = _known(view, memory, rules, must_play)
     if spend is None:
         start = PRIOR * math.sqrt(samples)

@@ -18,7 +18,7 @@ the per-seed means).
 Prints a table, then one JSON line with every figure.
 
     python bench/bots.py [--palace 200] [--thousand 60] [--hands 4000] [--levels good,strong]
-                         [--only palace,thousand,holdem]
+                         [--only palace,thousand,holdem] [--first-seed 0]
 
 Goals (issue 23): Palace good loser <= 22 %, strong <= 15 %; Thousand good wins >= 45 % and makes
 >= 75 % of its contracts, strong wins >= 55 %; Hold'em good >= +10 bb/100 against the
@@ -48,6 +48,8 @@ from bench.baselines import holdem_station, holdem_tag, palace_human, thousand_h
 # and the deciding thread's CPU time (the decision's own cost).
 TIMINGS: dict[tuple[str, str], list[float]] = {}
 CPU_TIMINGS: dict[tuple[str, str], list[float]] = {}
+# The first seed of every line (``--first-seed``): seed ranges can run in separate processes.
+FIRST_SEED = 0
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -80,7 +82,7 @@ def duplicates(
     ``opponent`` in the others; per seed, the mean over the seats of ``score(final state, seat)``."""
     game = get(game_name)
     per_seed: list[float] = []
-    for index in range(seeds):
+    for index in range(FIRST_SEED, FIRST_SEED + seeds):
         total = 0.0
         for seat in range(players):
             seats: list[Player] = [opponent] * players
@@ -188,7 +190,11 @@ def main() -> None:
     parser.add_argument("--presets", default="hiina-turakas,china-hand,palace")
     parser.add_argument("--against", default="tag,station,random")
     parser.add_argument("--seats", default="2,6")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="play seeds from this one on (to split a run over processes)")
     args = parser.parse_args()
+    global FIRST_SEED
+    FIRST_SEED = args.first_seed
     only = set(args.only.split(","))
     levels = args.levels.split(",")
     started = time.perf_counter()

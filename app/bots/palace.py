@@ -15,6 +15,9 @@ the pile, P12), 10s (burn, P15) and 8s (transparent on many sheets, P13).
   moves (``app.bots.palace_search``) may overrule the lowest card: they find the play that leaves
   it least likely to be the last holding cards.
 
+"strong": the same playouts, each played to the end of the game within ``STRONG_BUDGET`` moves, and
+the face-up choice out of six (P3) searched too (``palace_search.choose_face_up``).
+
 "easy": ready at once, plays a random fitting rank (all its cards of that rank), keeping the
 specials back when an ordinary card fits, picks up only when it must, and takes out-of-turn moves
 only half the time.
@@ -42,6 +45,8 @@ STRONG_BUDGET: int | None = 40000
 # (``palace_search.choose``, ``whole``): on the palace sheet's two decks (P2) a playout cut at
 # ``palace_search.DEPTH`` ends with a card count that says little about who is last (P22).
 STRONG_WHOLE = True
+# Strong's face-up choice out of six (P3), searched by whole-game playouts (``palace_search.choose_face_up``).
+STRONG_FACE_UP_BUDGET = palace_search.FACE_UP_BUDGET
 
 
 def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random, level: str,
@@ -49,6 +54,8 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if level == "easy":
         return palace_policy.easy_move(view, legal, rng)
     if level == "strong":
+        if view.get("phase") == "swap" and any(a["type"] == "lay_face_up" for a in legal):
+            return palace_search.choose_face_up(view, legal, rng, memory, STRONG_FACE_UP_BUDGET)
         return palace_search.choose(view, legal, rng, memory, palace_search.SAMPLES, STRONG_BUDGET,
                                     whole=STRONG_WHOLE)
     if GOOD_SAMPLES:

@@ -11,7 +11,11 @@ transparent 8s of P13, where a 10 fits, P15; P19 once seen); what it leaves out 
 noise to the estimate. A move budget bounds the moves all the playouts of a decision play (fewer
 samples, or shallower playouts, when the seat has many options), so a decision's time is bounded
 on any table; "strong" plays each playout to the end of the game instead and stops dealing once the
-budget is spent (``whole``). The swap phase, the draws of P9 and out-of-turn moves are left to "good".
+budget is spent (``whole``). Where a seat must play if it can (P10 off), a seat that picked up
+held only cards that did not fit, and the deals say so (``_stuck_hands``).
+
+``choose_face_up`` ("strong") picks the three face-up cards out of six (P3) by whole-game playouts.
+The swaps of P4, the draws of P9 and out-of-turn moves are left to "good".
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots import palace_policy as good
@@ -67,9 +71,31 @@ class Known:
     turn: int
     out: list[int]
     table: sim.Table
+    # Where a seat must play if it can (P10 off): the ranks each other seat's unseen hand cards can
+    # only be, read from its last pick-up (``_stuck_hands``); no entry: any rank.
+    stuck: Mapping[int, frozenset[int]] = field(default_factory=dict)
 
 
-def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules) -> Known:
+def _stuck_hands(memory: Memory, me: int, table: sim.Table) -> dict[int, frozenset[int]]:
+    """Under P10 off a seat picks the pile up only when nothing in its hand fits (P9), so the hand
+    cards it held then are ranks that did not fit on that pile; while it draws nothing (P8), its
+    unseen hand cards are still those. Two pick-ups with no draw between: both held."""
+    stuck: dict[int, frozenset[int]] = {}
+    for event in memory:
+        kind, seat = event.get("type"), event.get("seat")
+        if not isinstance(seat, int) or seat == me:
+            continue
+        if kind == "drew" and int(event.get("count") or 0) > 0:
+            stuck.pop(seat, None)
+        elif kind == "picked_up" and event.get("cards"):
+            pile = sim.Sim(table, [[0] * sim.SIZE], [[]], [[]], [], 0, [])
+            pile.lay([sim.CODE[str(c)[0]] for c in event["cards"] if str(c)[0] in sim.CODE])
+            unfit = frozenset(c for c in range(sim.SIZE) if not pile.fits(c))
+            stuck[seat] = unfit & stuck.get(seat, unfit)
+    return stuck
+
+
+def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules, must_play: bool = False) -> Known:
     players = view.get("players") or []
     me = int(view["you"])
     hand = [str(c)[0] for c in view.get("hand") or []]
@@ -102,8 +128,12 @@ def _known(view: Mapping[str, Any], memory: Memory, rules: good.Rules) -> Known:
     below = any(e.get("type") == "turned_up_below" for e in memory)
     table = sim.Table(sim.CODE[rules.low] if rules.low else sim.NONE, rules.eights_clear,
                       rules.ten_anything, below)
+    # Before play starts (the swap phase) nobody is on turn yet: seat 0, the dealer's left, opens (P5, P6).
+    turn = view.get("turn")
+    stuck = _stuck_hands(memory, me, table) if must_play else {}
     return Known(hands, ups, unknown, [sim.CODE[r] for r in pile], stock, pool,
-                 int(view.get("turn", me)), [int(s) for s in view.get("out") or []], table)
+                 int(turn) if isinstance(turn, int) else 0, [int(s) for s in view.get("out") or []], table,
+                 stuck)
 
 
 def _deal(known: Known, rng: random.Random) -> sim.Sim:
@@ -115,8 +145,21 @@ def _deal(known: Known, rng: random.Random) -> sim.Sim:
         pool.append(rng.randrange(sim.ACE + 1))
     hands = [list(h) for h in known.hands]
     downs: list[list[int]] = [[] for _ in hands]
+    unknown = known.unknown
+    if known.stuck:
+        # The seats that had to pick up get their unseen hand cards among the ranks that did not
+        # fit then (P10 off); the rest of the pool goes round as before.
+        unknown = []
+        for seat, zone, count in known.unknown:
+            ranks = known.stuck.get(seat) if zone == "hand" else None
+            if ranks is not None and count:
+                chosen = [i for i, code in enumerate(pool) if code in ranks][:count]
+                for i in reversed(chosen):
+                    hands[seat][pool.pop(i)] += 1
+                count -= len(chosen)
+            unknown.append((seat, zone, count))
     at = 0
-    for seat, zone, count in known.unknown:
+    for seat, zone, count in unknown:
         cards = pool[at:at + count]
         at += count
         if zone == "hand":
@@ -245,7 +288,11 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
         samples = samples_within(samples, len(options), budget)
         plies = plies_per_playout(samples, len(options), budget)
     ahead = [_key(view, a) == _key(view, prior) for a in options]
-    known = _known(view, memory, rules)
+    # A pile to play on, a card that fits and neither a pick-up nor a draw offered: this table makes
+    # a seat play if it can (P10 off) and a stuck one pick up (P9), so a pick-up tells what the
+    # picker held. (A draw offered instead, as where a drawn card may be played, tells nothing.)
+    must_play = bool(view.get("pile")) and not {"pick_up", "draw"} & {a["type"] for a in legal}
+    known = _known(view, memory, rules, must_play)
     if spend is None:
         start = PRIOR * math.sqrt(samples)
         totals, _ = _totals(known, me, view, options, rng, samples, plies, None, [start * h for h in ahead])
@@ -256,3 +303,87 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
     if best["type"] == "pick_up" and {"type": "draw"} in legal:
         return {"type": "draw"}  # P9: a card from the stock may still fit; the pile comes after
     return best
+
+
+# -- the face-up choice (P3) ---------------------------------------------------------------------
+
+# The moves all the playouts of a face-up choice play together (about a quarter of a second on an
+# idle core): the choice is made once a game and decides its end, so it gets three plays' budget.
+FACE_UP_BUDGET = 120000
+
+
+def _face_up_value(code: int) -> float:
+    """The policy's order of cards to lay face up (``palace_policy._swap`` on the six-card deal,
+    whose 8 is ordinary): jokers and 2s, then 10s, then by rank."""
+    return 11.5 if code == sim.TEN else float(code)
+
+
+def _lay_others(table: sim.Sim, me: int, undecided: Sequence[int]) -> None:
+    """The seats still to choose lay their three strongest cards face up, as the policy does (P3)."""
+    for seat in undecided:
+        if seat == me:
+            continue
+        hand = table.hands[seat]
+        codes = sorted((c for c in range(sim.SIZE) for _ in range(hand[c])), key=_face_up_value)
+        for code in codes[-3:]:
+            hand[code] -= 1
+            table.held[seat] -= 1
+            table.up[seat].append(code)
+
+
+def _lay(table: sim.Sim, me: int, codes: Sequence[int]) -> None:
+    for code in codes:
+        table.hands[me][code] -= 1
+        table.held[me] -= 1
+        table.up[me].append(code)
+
+
+def choose_face_up(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
+                   memory: Memory = (), budget: int = FACE_UP_BUDGET) -> Action:
+    """The three face-up cards out of six (P3) whose whole-game playouts leave the seat least often
+    the last one holding cards (P22).
+
+    Each deal gives the unseen cards out at random (the other seats' six, every face-down card and
+    the stock), lets the seats still to choose lay their strongest three face up, turns the stock's
+    top card up as the pile's base (P5) and plays every distinct choice of ranks to the end on it.
+    Successive halving spends the budget: each round plays its share of moves on the choices still
+    in, then drops the worse half, so the close ones get the most deals. The policy's own choice
+    starts ahead (``PRIOR``), as in ``choose``."""
+    lays = [a for a in legal if a["type"] == "lay_face_up"]
+    prior = good.good_move(view, legal, rng, memory)
+    distinct: dict[tuple[int, ...], Action] = {}
+    for action in lays:
+        distinct.setdefault(tuple(sorted(sim.CODE[str(c)[0]] for c in action["cards"])), action)
+    if len(distinct) < 2 or prior not in lays:
+        return prior
+    me = int(view["you"])
+    prior_key = tuple(sorted(sim.CODE[str(c)[0]] for c in prior["cards"]))
+    keys = sorted(distinct, key=lambda k: (k != prior_key, k))
+    rules = good.read_rules(view, legal, memory)
+    known = _known(view, memory, rules)
+    undecided = [i for i, p in enumerate(view.get("players") or [])
+                 if not any(p.get("face_up") or []) and int(p.get("hand_size") or 0) > 3]
+    totals = {k: 0.0 for k in keys}
+    alive = list(keys)
+    played = 0
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    for round_ in range(rounds):
+        share = budget // rounds
+        used = 0
+        while used < share:
+            base = _deal(known, rng)
+            _lay_others(base, me, undecided)
+            if base.stock:
+                base.lay([base.stock.pop()])  # P5: the stock's top card opens the pile
+            for key in alive:
+                table = base.copy()
+                _lay(table, me, key)
+                score, moves = _playout(table, me, LONGEST)
+                totals[key] += score
+                used += moves + 1
+            played += 1
+        head = PRIOR * math.sqrt(played)
+        alive.sort(key=lambda k: (-(totals[k] + (head if k == prior_key else 0.0)), keys.index(k)))
+        if round_ < rounds - 1:
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+    return distinct[alive[0]]

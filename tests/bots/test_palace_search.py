@@ -3,12 +3,13 @@ and a move budget bounds the moves a decision's playouts play (``app.bots.palace
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 import pytest
 
-from app.bots import choose, palace_search, palace_sim
+from app.bots import choose, palace, palace_policy, palace_search, palace_sim
 from app.bots.memory import Recall
 from app.bots.palace_sim import CODE, NONE, Sim, Table
 from app.registry import get
@@ -143,3 +144,62 @@ def test_whole_playouts_run_to_the_end_and_stop_once_the_budget_is_spent(
     assert len(cut) < 500 * options  # the budget, not the samples, ended the search
     assert palace_search.choose(view, legal, random.Random(2), memory, samples=500, budget=budget,
                                 whole=True) == first
+
+
+def test_strong_searches_the_face_up_choice_within_its_budget_p3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the palace sheet each seat lays 3 of its 6 cards face up (P3): strong picks them by
+    whole-game playouts, legally, the same way for the same draws, and within its move budget
+    (each halving round may finish the deal it started: one playout per choice past its share)."""
+    game = get("palace")
+    state = game.new(game.sheet({"finish": "play_to_last"}, preset="palace"), 3, seed="face-up")
+    view, legal = game.view(state, 0), game.legal_actions(state, 0)
+    assert view["phase"] == "swap" and {a["type"] for a in legal} == {"lay_face_up"}
+    played = count_simulated_moves(monkeypatch)
+    budget = 6000
+    first = palace_search.choose_face_up(view, legal, random.Random(3), (), budget)
+    assert first in legal
+    choices = len({tuple(sorted(c[0] for c in a["cards"])) for a in legal})
+    rounds = math.ceil(math.log2(choices))
+    assert 0 < played[0] <= budget + rounds * choices * palace_search.LONGEST
+    assert palace_search.choose_face_up(view, legal, random.Random(3), (), budget) == first
+    # The strong bot makes this choice by the search: its playouts run.
+    played[0] = 0
+    monkeypatch.setattr(palace, "STRONG_FACE_UP_BUDGET", budget)
+    assert choose("palace", view, legal, random.Random(3), "strong") == first
+    assert played[0] > 0
+    # A seat that has laid its cards waits for the others with its three cards in hand.
+    state, _ = game.apply(state, 0, first)
+    assert game.view(state, 0)["players"][0]["hand_size"] == 3
+
+
+def test_a_seat_that_had_to_pick_up_is_dealt_only_ranks_that_did_not_fit_p9_p10() -> None:
+    """On the palace sheet a seat must play if it can (P10 off): a pick-up shows that nothing in
+    its hand fitted, so the deals give its unseen hand cards only ranks below the pile's top, and
+    no 2 or 10 (P12, P15), until it draws again."""
+    game = get("palace")
+    state = game.new(game.sheet({"finish": "play_to_last"}, preset="palace"), 3, seed="ev2")
+    memories = [Recall("palace") for _ in range(3)]
+    rng = random.Random(0)
+    for _ in range(400):
+        seat = game.to_act(state)[0]
+        state, events = game.apply(state, seat, choose("palace", game.view(state, seat),
+                                                       game.legal_actions(state, seat), rng, "good"))
+        for index, memory in enumerate(memories):
+            memory.extend(e.to_json() for e in events if e.visible_to(index))
+        if any(e.to_json()["type"] == "picked_up" and e.to_json()["seat"] != 0 for e in events):
+            break
+    view = game.view(state, 0)
+    legal = game.legal_actions(state, 0)
+    rules = palace_policy.read_rules(view, legal, memories[0].events)
+    known = palace_search._known(view, memories[0].events, rules, must_play=True)
+    assert known.stuck
+    for seat, ranks in known.stuck.items():
+        assert CODE["2"] not in ranks and CODE["T"] not in ranks
+        unseen = view["players"][seat]["hand_size"] - len(view["players"][seat]["known_hand"])
+        for draw in range(20):
+            table = palace_search._deal(known, random.Random(draw))
+            extra = [table.hands[seat][c] - known.hands[seat][c] for c in range(palace_sim.SIZE)]
+            dealt = [c for c, n in enumerate(extra) for _ in range(n)]
+            assert len(dealt) == unseen and set(dealt) <= ranks
+    # A table where a seat may pick up at will tells nothing of the kind.
+    assert not palace_search._known(view, memories[0].events, rules, must_play=False).stuck

@@ -48,8 +48,6 @@ from bench.baselines import holdem_station, holdem_tag, palace_human, thousand_h
 # and the deciding thread's CPU time (the decision's own cost).
 TIMINGS: dict[tuple[str, str], list[float]] = {}
 CPU_TIMINGS: dict[tuple[str, str], list[float]] = {}
-# The first seed of every line (``--first-seed``): seed ranges can run in separate processes.
-FIRST_SEED = 0
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -72,7 +70,7 @@ def duplicates(
     sheet: Any,
     opponent: Player,
     label: str,
-    seeds: int,
+    seeds: range,
     score: Callable[[Any, int], float],
     *,
     players: int = 3,
@@ -82,7 +80,7 @@ def duplicates(
     ``opponent`` in the others; per seed, the mean over the seats of ``score(final state, seat)``."""
     game = get(game_name)
     per_seed: list[float] = []
-    for index in range(FIRST_SEED, FIRST_SEED + seeds):
+    for index in seeds:
         total = 0.0
         for seat in range(players):
             seats: list[Player] = [opponent] * players
@@ -94,7 +92,7 @@ def duplicates(
     return per_seed
 
 
-def palace(level: str, preset: str, seeds: int) -> dict[str, Any]:
+def palace(level: str, preset: str, seeds: range) -> dict[str, Any]:
     game = get("palace")
     sheet = game.sheet({"finish": "play_to_last"}, preset=preset)
 
@@ -105,11 +103,11 @@ def palace(level: str, preset: str, seeds: int) -> dict[str, Any]:
 
     per_seed = duplicates(level, "palace", sheet, palace_human, f"palace-{preset}", seeds, lost)
     mean, low, high = interval(per_seed)
-    return {"game": "palace", "preset": preset, "level": level, "against": "rule", "games": 3 * seeds,
+    return {"game": "palace", "preset": preset, "level": level, "against": "rule", "games": 3 * len(seeds),
             "loser": mean, "low": low, "high": high}
 
 
-def thousand(level: str, seeds: int) -> dict[str, Any]:
+def thousand(level: str, seeds: range) -> dict[str, Any]:
     game = get("thousand")
     sheet = game.sheet(None, preset="tuhat")
     tally = {"made": 0, "played": 0, "bombs": 0}
@@ -131,7 +129,7 @@ def thousand(level: str, seeds: int) -> dict[str, Any]:
     played = tally["played"]
     share = tally["made"] / max(1, played)
     half = 1.96 * math.sqrt(share * (1 - share) / max(1, played))
-    return {"game": "thousand", "level": level, "against": "rule", "games": 3 * seeds, "won": mean,
+    return {"game": "thousand", "level": level, "against": "rule", "games": 3 * len(seeds), "won": mean,
             "low": low, "high": high, "contracts": played, "made": share, "made_low": share - half,
             "made_high": share + half, "bombs": tally["bombs"]}
 
@@ -141,7 +139,7 @@ def _chips(view: dict[str, Any], seat: int) -> int:
     return int(player["stack"]) + (int(player.get("committed", 0)) if player.get("in_hand") else 0)
 
 
-def holdem(level: str, against: str, players: int, deals: int) -> dict[str, Any]:
+def holdem(level: str, against: str, players: int, deals: range) -> dict[str, Any]:
     """bb/100 of the bot over duplicate hands: each deal once with the bot in every seat."""
     game = get("holdem")
     sheet = game.sheet(None, preset="cash-nl-1-2")
@@ -158,7 +156,7 @@ def holdem(level: str, against: str, players: int, deals: int) -> dict[str, Any]
                           players=players, stop=hand_over)
     mean, low, high = interval(per_deal)
     return {"game": "holdem", "level": level, "against": against, "players": players,
-            "hands": deals * players, "bb100": mean, "low": low, "high": high}
+            "hands": len(deals) * players, "bb100": mean, "low": low, "high": high}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -193,8 +191,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0,
                         help="play seeds from this one on (to split a run over processes)")
     args = parser.parse_args()
-    global FIRST_SEED
-    FIRST_SEED = args.first_seed
+    first = args.first_seed  # seed ranges can run in separate processes
     only = set(args.only.split(","))
     levels = args.levels.split(",")
     started = time.perf_counter()
@@ -202,15 +199,15 @@ def main() -> None:
     for level in levels:
         if "palace" in only:
             for preset in args.presets.split(","):
-                rows.append(palace(level, preset, args.palace))
+                rows.append(palace(level, preset, range(first, first + args.palace)))
                 print(line(rows[-1]), flush=True)
         if "thousand" in only:
-            rows.append(thousand(level, args.thousand))
+            rows.append(thousand(level, range(first, first + args.thousand)))
             print(line(rows[-1]), flush=True)
         if "holdem" in only:
             for against in args.against.split(","):
                 for players in (int(n) for n in args.seats.split(",")):
-                    deals = max(1, args.hands // players)
+                    deals = range(first, first + max(1, args.hands // players))
                     rows.append(holdem(level, against, players, deals))
                     print(line(rows[-1]), flush=True)
     timing: list[dict[str, Any]] = []

@@ -312,30 +312,27 @@ def choose(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,
 FACE_UP_BUDGET = 120000
 
 
-def _face_up_value(code: int) -> float:
+def _face_up_value(code: int) -> int:
     """The policy's order of cards to lay face up (``palace_policy._swap`` on the six-card deal,
-    whose 8 is ordinary): jokers and 2s, then 10s, then by rank."""
-    return 11.5 if code == sim.TEN else float(code)
+    whose 8 is ordinary: ``PLAIN_EIGHT``): jokers and 2s, then 10s, then by rank."""
+    return good.PLAIN_EIGHT[sim.ORDER[code]]
 
 
 def _lay_others(table: sim.Sim, me: int, undecided: Sequence[int]) -> None:
     """The seats still to choose lay their three strongest cards face up, as the policy does (P3)."""
     for seat in undecided:
-        if seat == me:
-            continue
-        hand = table.hands[seat]
-        codes = sorted((c for c in range(sim.SIZE) for _ in range(hand[c])), key=_face_up_value)
-        for code in codes[-3:]:
-            hand[code] -= 1
-            table.held[seat] -= 1
-            table.up[seat].append(code)
+        if seat != me:
+            hand = table.hands[seat]
+            codes = sorted((c for c in range(sim.SIZE) for _ in range(hand[c])), key=_face_up_value)
+            _lay(table, seat, codes[-3:])
 
 
-def _lay(table: sim.Sim, me: int, codes: Sequence[int]) -> None:
+def _lay(table: sim.Sim, seat: int, codes: Sequence[int]) -> None:
+    """``seat`` lays ``codes`` from its hand face up (P3)."""
     for code in codes:
-        table.hands[me][code] -= 1
-        table.held[me] -= 1
-        table.up[me].append(code)
+        table.hands[seat][code] -= 1
+        table.held[seat] -= 1
+        table.up[seat].append(code)
 
 
 def choose_face_up(view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random,

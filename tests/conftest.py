@@ -24,6 +24,8 @@ import os
 
 import pytest
 
+from tests.support import drop_made_databases
+
 FAIR_WAIT = "HOUSERULES_FAIR_WAIT_SECONDS"
 SHORT_WAIT = "0.05"
 THOROUGH = os.environ.get("HOUSERULES_THOROUGH") == "1"
@@ -71,3 +73,8 @@ def module_order(items: list[pytest.Item]) -> list[pytest.Item]:
 
     return [item for name in sorted(modules, key=weight) for item in modules[name]]
 
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The PostgreSQL databases this process's tests made, dropped together (tests/support.py)."""
+    drop_made_databases()

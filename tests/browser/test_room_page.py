@@ -38,7 +38,7 @@ def test_the_lobby_says_whom_it_waits_for(people: Callable[..., Player]) -> None
 
 def test_turn_alerts_title_and_a_notification_while_hidden(people: Callable[..., Player]) -> None:
     host = people(viewport=DESKTOP)
-    guest = people(viewport=PHONE)
+    guest = people(viewport=PHONE, full=True)  # the headless shell grants no notification
     guest.context.grant_permissions(["notifications"])
     invite = create_room(host, "palace", seats=2, name="Kati")
     join(guest, invite, "Mati")

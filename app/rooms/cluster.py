@@ -109,6 +109,7 @@ class Cluster:
         self._sender: asyncio.Task[None] | None = None
         # Rooms whose sockets here changed since presence was last sent.
         self._presence_dirty: set[str] = set()
+        self._presence_told = asyncio.Lock()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self._spawn(coro)
@@ -400,7 +401,16 @@ class Cluster:
 
     async def send_presence(self, rooms: Iterable[Room]) -> None:
         """Tell every other instance which members have sockets here in these rooms (an empty list:
-        none any more). Several rooms share a notification while it stays under PostgreSQL's limit."""
+        none any more). Several rooms share a notification while it stays under PostgreSQL's limit.
+
+        One word at a time, who is here read once the word before is out: words sent side by side
+        on two connections could commit in either order, and a word read before a socket came or
+        went, landing after the word of that change, would leave the others wrong until the next
+        refresh (a player who left shown connected, so never shown away)."""
+        async with self._presence_told:
+            await self._tell_presence(rooms)
+
+    async def _tell_presence(self, rooms: Iterable[Room]) -> None:
         chunks: list[dict[str, list[int]]] = [{}]
         size = 0
         for room in rooms:

@@ -125,6 +125,25 @@ def legal(r: Record, seat: int) -> list[Action]:
     The seat on turn (never one that is out) with nothing owed: its plays from its current source
     (P18, P20, P21), then draw, pick up or pass (P9, P10, P11, P23); with P16's four from the hand,
     those too. Any other seat or phase: ``_waiting``."""
+    if seat == r.turn and r.fast and r.count[seat]:
+        # Nearly every listing (``Record.fast``: no decision, no opening rank, no P23 check, no
+        # out-of-turn moves): P7, the ranks held that fit on the pile, lowest first, each with its
+        # plays; then the way out (P9, P10, P11).
+        groups = r.groups[seat]
+        out: list[Action] = []
+        for rank in BITS[r.mask[seat] & r.fitmask[r.active]]:
+            out += groups[rank].plays
+        if r.pile:
+            if not out or r.voluntary:  # P10: you must play if you can
+                out.append(DRAW if r.draws and r.stock else PICK_UP)
+        elif not out:
+            out.append(PASS)
+        return out
+    return _listed(r, seat)
+
+
+def _listed(r: Record, seat: int) -> list[Action]:
+    """``legal`` the long way: any seat, phase, decision or sheet."""
     if seat != r.turn or r.decision is not None or r.phase != "play":
         return _waiting(r, seat)
     rules = r.rules

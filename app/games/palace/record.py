@@ -121,20 +121,28 @@ class Group:
     """The cards of one rank in a hand (sorted ints), made once per distinct group and shared by
     every hand that holds it: its plays (P7: each choice of equal cards, fewer first, twins of two
     decks once; the contract's dicts, their ``cards`` a ``Cards``) and the group one more card
-    makes (``plus[card]``, None until made)."""
+    makes (``plus[card]``, None until made) and one card fewer (``minus[card]``)."""
 
-    __slots__ = ("cards", "plays", "plus", "rank")
+    __slots__ = ("cards", "minus", "plays", "plus", "rank")
 
     def __init__(self, cards: tuple[int, ...], rank: int) -> None:
         self.cards = cards
         self.rank = rank
         self.plays: list[dict[str, Any]] = []
         self.plus: list[Group | None] = [None] * len(CARD)
+        self.minus: list[Group | None] = [None] * len(CARD)
 
     def add(self, card: int) -> Group:
         found = self.plus[card]
         if found is None:
             found = self.plus[card] = group(tuple(sorted((*self.cards, card))), self.rank)
+        return found
+
+    def drop(self, card: int) -> Group:
+        """The group one card fewer makes (``minus[card]``, made once)."""
+        found = self.minus[card]
+        if found is None:
+            found = self.minus[card] = self.less((card,))
         return found
 
     def less(self, cards: Sequence[int]) -> Group:
@@ -216,7 +224,8 @@ class Record:
     ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up to date
     besides: ``active`` (the rank the next card must match, ``NONE``: anything), ``run_rank`` and
     ``run_len`` (the rank on top of the pile and how many of it lie there in a row, P16), ``left``
-    (each seat's table cards), ``nexts`` (the seat after each, P6), ``alone`` (only the seat on turn
+    (each seat's table cards), ``unready`` (the seats not ready, in the swap phase: ``to_act``'s
+    list), ``nexts`` (the seat after each, P6), ``alone`` (only the seat on turn
     may move: the play phase of a sheet without out-of-turn moves), ``fast`` (``alone`` with no
     decision owed, no opening rank and no P23 check, the stock being out: the seat on turn's
     listing is its plays from the hand and the way out, ``settle``) and ``was`` (``idle`` before
@@ -230,7 +239,7 @@ class Record:
         "active", "add_cards", "add_seat", "after", "alone", "burned", "count", "decision", "down", "drawn",
         "draws", "fast", "fitmask", "groups", "idle", "known", "left", "log", "mask", "n", "nexts", "opening",
         "out", "phase", "pile", "quiet", "ready", "reason", "rules", "run_len", "run_rank", "stalemate",
-        "stock", "turn", "up", "voluntary", "was",
+        "stock", "turn", "unready", "up", "voluntary", "was",
     )
 
     rules: Rules
@@ -252,6 +261,7 @@ class Record:
     down: list[list[int | None]]
     left: list[int]
     ready: list[bool]
+    unready: list[int]
     stock: list[int]
     pile: list[int]
     burned: list[int]
@@ -273,7 +283,8 @@ class Record:
 
     def hand(self, seat: int) -> list[int]:
         """The seat's hand, sorted (the contract's hand order)."""
-        return [c for g in self.groups[seat] for c in g.cards]
+        groups = self.groups[seat]
+        return [c for rank in BITS[self.mask[seat]] for c in groups[rank].cards]
 
     def give(self, seat: int, cards: Sequence[int]) -> None:
         """Cards into the seat's hand."""
@@ -292,7 +303,7 @@ class Record:
         groups = self.groups[seat]
         for c in cards:
             rank = c >> 2
-            g = groups[rank] = groups[rank].less((c,))
+            g = groups[rank] = groups[rank].drop(c)
             if not g.cards:
                 self.mask[seat] &= ~(1 << rank)
         self.log[seat].append(tuple(cards))
@@ -383,6 +394,7 @@ def from_table(t: Table) -> Record:
     r.down = [[None if c is None else CODE[c] for c in p.face_down] for p in t.players]
     r.left = [p.table_count() for p in t.players]
     r.ready = [p.ready for p in t.players]
+    r.unready = [s for s in range(r.n) if not r.ready[s]]
     r.stock = [CODE[c] for c in reversed(t.stock)]
     r.pile = [CODE[c] for c in t.pile]
     r.burned = [CODE[c] for c in t.burned]

@@ -249,11 +249,6 @@ def _start_play(r: Record) -> None:
     r.turn = start
 
 
-def _after_ready(r: Record) -> None:
-    if all(r.ready):
-        _start_play(r)
-
-
 def _swap(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     card = CODE[action["card"]]
     index = action["index"]
@@ -267,7 +262,13 @@ def _swap(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _ready(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.ready[seat] = True
-    _after_ready(r)
+    _after_ready(r, seat)
+
+
+def _after_ready(r: Record, seat: int) -> None:
+    r.unready = [s for s in r.unready if s != seat]  # a new list: to_act's are shared
+    if not r.unready:
+        _start_play(r)
 
 
 def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -276,7 +277,7 @@ def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.up[seat] = list(cards)  # P3: the three chosen, in the order named
     r.left[seat] += 3
     r.ready[seat] = True
-    _after_ready(r)
+    _after_ready(r, seat)
 
 
 def _play(r: Record, seat: int, action: Mapping[str, Any]) -> None:

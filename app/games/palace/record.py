@@ -195,6 +195,10 @@ def _bits() -> list[tuple[int, ...]]:
 
 
 BITS = _bits()
+# A card's rank bit, and each rank's bit cleared: made once, since an int above 256 is a new
+# object each time it is worked out (masks of ranks above 7 are).
+BIT: tuple[int, ...] = tuple(1 << (c >> 2) for c in range(len(CARD)))
+OFF: tuple[int, ...] = tuple(~(1 << rank) for rank in range(NONE))
 
 
 # The rules of the latest sheets, by sheet (sheets are immutable; the entry keeps its sheet).
@@ -294,7 +298,8 @@ class Record:
             rank = c >> 2
             g = groups[rank]
             groups[rank] = g.plus[c] or g.add(c)
-            mask |= 1 << rank
+            if not g.cards:
+                mask |= BIT[c]
         self.mask[seat] = mask
         self.count[seat] += len(cards)
 
@@ -305,7 +310,7 @@ class Record:
             rank = c >> 2
             g = groups[rank] = groups[rank].drop(c)
             if not g.cards:
-                self.mask[seat] &= ~(1 << rank)
+                self.mask[seat] &= OFF[rank]
         self.log[seat].append(tuple(cards))
         self.count[seat] -= len(cards)
 

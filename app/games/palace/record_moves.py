@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.palace.record import BITS, CODE, NO_OUT, NONE, TEN, TWO, Cards, Record, nexts, settle
+from app.games.palace.record import BIT, BITS, CODE, NO_OUT, NONE, OFF, TEN, TWO, Cards, Record, nexts, settle
 
 Move = Callable[[Record, int, Mapping[str, Any]], None]
 
@@ -33,7 +33,7 @@ def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
             r.count[seat] = count
             r.log[seat].append(cards)  # P25: out of the known cards (a known twin first)
             if not rest.cards:
-                r.mask[seat] &= ~(1 << rank)
+                r.mask[seat] &= OFF[rank]
             run = r.run_len + size if rank == r.run_rank else size
             if run < r.quiet[rank] and (count > 2 or (count and not r.stock)):
                 # No refill (P8), no burn (P15, P16), no 10 and not out: the pile grows and the
@@ -118,11 +118,12 @@ def _pick_up(r: Record, seat: int, action: Mapping[str, Any] | None = None) -> N
     cards = r.pile
     groups = r.groups[seat]
     mask = r.mask[seat]
-    for c in cards:  # Record.give, written out: one move in six, 4-5 cards each
+    for c in cards:  # Record.give, written out: one move in six, a dozen cards each
         rank = c >> 2
         g = groups[rank]
         groups[rank] = g.plus[c] or g.add(c)
-        mask |= 1 << rank
+        if not g.cards:  # a rank new to the hand (the mask is a new int each time it changes)
+            mask |= BIT[c]
     r.mask[seat] = mask
     r.count[seat] += len(cards)
     r.log[seat].append(cards)  # P25: into the known cards (the list is the record's no more)

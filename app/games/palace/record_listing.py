@@ -112,7 +112,8 @@ def _swap_moves(r: Record, seat: int) -> list[Action]:
     if found is not None:
         return found
     if r.rules.choose_six and all(c is None for c in up):
-        found = [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]} for combo in choices(hand, 3, 3)]
+        found = [{"type": "lay_face_up", "cards": [CARD[a], CARD[b], CARD[c]]}
+                 for a, b, c in choices(hand, 3, 3)]  # P3: three of six (no comprehension per choice)
     else:
         found = []
         full = None not in up

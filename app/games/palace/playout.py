@@ -12,11 +12,11 @@ the same surface (``holdem.playout``, ``thousand.playout``)::
         state = playout.play(state, seat, choose(playout.legal(state, seat)))
 
 ``legal`` lists exactly what the contract lists (``listing.listed``: the same dicts, in the same
-order), sharing the dicts between listings, and ``to_act`` shares its one-seat lists, so the caller
-must not change them. A listed play's ``cards`` is a ``record.Cards`` (a list equal to the
-contract's) that carries the group it takes from the hand. ``play`` changes the record in place
-and returns it; it takes the move unchecked, so it must be one ``legal`` listed. ``over`` also
-reads a contract table (a bench runs the same games through both).
+order), sharing the dicts between listings (and the swap phase's lists), and ``to_act`` shares its
+lists, so the caller must not change them. A listed play's ``cards`` is a ``record.Cards`` (a
+list equal to the contract's) that carries the group it takes from the hand. ``play`` changes
+the record in place and returns it; it takes the move unchecked, so it must be one ``legal``
+listed. ``over`` also reads a contract table (a bench runs the same games through both).
 ``record.to_json`` is the contract's JSON form of the table, and ``outcome`` the contract's
 placings. ``tests/games/palace/test_playout.py`` plays random games of every preset and of
 option-heavy sheets along both paths and compares, after every move, the seats to act, every

@@ -41,8 +41,8 @@ class Rules:
 
     __slots__ = (
         "add_drawn", "after", "burn_at", "choose_six", "cut_in", "draws", "first_out_wins", "fit", "fitmask",
-        "four_from_hand", "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "sheet",
-        "stalemate", "stuck", "ten_always", "turn_up_below", "twos_low", "voluntary",
+        "four_from_hand", "low", "no_out", "opening", "opening_cards", "out_of_turn", "picker", "quiet",
+        "sheet", "stalemate", "stuck", "ten_always", "turn_up_below", "twos_low", "voluntary",
     )
 
     def __init__(self, sheet: RuleSheet) -> None:
@@ -79,6 +79,10 @@ class Rules:
         self.burn_at[JOKER] = 99
         if self.ten_always:
             self.burn_at[TEN] = 1
+        # quiet[rank]: a run of ``rank`` on top shorter than this neither burns nor asks for the
+        # burn decision (P15, P16): a 10 never is (it burns or asks), so ``play`` hands it on.
+        self.quiet = list(self.burn_at)
+        self.quiet[TEN] = 0
         self.no_out = sheet.no_out_on_special
         self.stuck = sheet.when_stuck
         self.draws = sheet.when_stuck != "pick_up"  # P9: drawing first when stuck
@@ -117,20 +121,28 @@ class Group:
     """The cards of one rank in a hand (sorted ints), made once per distinct group and shared by
     every hand that holds it: its plays (P7: each choice of equal cards, fewer first, twins of two
     decks once; the contract's dicts, their ``cards`` a ``Cards``) and the group one more card
-    makes (``plus[card]``, None until made)."""
+    makes (``plus[card]``, None until made) and one card fewer (``minus[card]``)."""
 
-    __slots__ = ("cards", "plays", "plus", "rank")
+    __slots__ = ("cards", "minus", "plays", "plus", "rank")
 
     def __init__(self, cards: tuple[int, ...], rank: int) -> None:
         self.cards = cards
         self.rank = rank
         self.plays: list[dict[str, Any]] = []
         self.plus: list[Group | None] = [None] * len(CARD)
+        self.minus: list[Group | None] = [None] * len(CARD)
 
     def add(self, card: int) -> Group:
         found = self.plus[card]
         if found is None:
             found = self.plus[card] = group(tuple(sorted((*self.cards, card))), self.rank)
+        return found
+
+    def drop(self, card: int) -> Group:
+        """The group one card fewer makes (``minus[card]``, made once)."""
+        found = self.minus[card]
+        if found is None:
+            found = self.minus[card] = self.less((card,))
         return found
 
     def less(self, cards: Sequence[int]) -> Group:
@@ -172,16 +184,21 @@ def group(cards: tuple[int, ...], rank: int) -> Group:
     return found
 
 
-class Ranks(dict[int, tuple[int, ...]]):
-    """The ranks of a mask of ranks (bit ``1 << rank``), lowest first: ``BITS[mask]``, each worked
-    out the first time it is asked."""
+def _bits() -> list[tuple[int, ...]]:
+    """The ranks of every mask of ranks (bit ``1 << rank``), lowest first: ``BITS[mask]``. A plain
+    list: the listing reads it once a move, and a list is indexed faster than a dict subclass."""
+    found: list[tuple[int, ...]] = [()]
+    for mask in range(1, 1 << NONE):
+        low = (mask & -mask).bit_length() - 1
+        found.append((low, *found[mask & (mask - 1)]))
+    return found
 
-    def __missing__(self, mask: int) -> tuple[int, ...]:
-        found = self[mask] = tuple(rank for rank in range(NONE) if mask >> rank & 1)
-        return found
 
-
-BITS = Ranks()
+BITS = _bits()
+# A card's rank bit, and each rank's bit cleared: made once, since an int above 256 is a new
+# object each time it is worked out (masks of ranks above 7 are).
+BIT: tuple[int, ...] = tuple(1 << (c >> 2) for c in range(len(CARD)))
+OFF: tuple[int, ...] = tuple(~(1 << rank) for rank in range(NONE))
 
 
 # The rules of the latest sheets, by sheet (sheets are immutable; the entry keeps its sheet).
@@ -203,34 +220,52 @@ class Record:
     The fields are the table's (``table.Table``), with cards as ints. A hand is kept by rank:
     ``groups[seat][rank]`` its cards of that rank (a shared ``Group``), ``mask[seat]`` the ranks
     it holds (bit ``1 << rank``), ``count[seat]`` its size (``hand`` gives it as the sorted list).
-    ``known[seat][card]`` counts the seat's known cards of each code (the table's sorted list of
-    them, P25); ``up``/``down`` are the three slots (None: empty), ``stock`` is top LAST (drawing
-    is a pop), ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up
-    to date besides: ``active`` (the rank the next card must match, ``NONE``: anything),
-    ``run_rank`` and ``run_len`` (the rank on top of the pile and how many of it lie there in a
-    row, P16), ``left`` (each seat's table cards), ``nexts`` (the seat after each, P6), ``alone``
-    (only the seat on turn may move: the play phase of a sheet without out-of-turn moves) and
-    ``was`` (``idle`` before the move being made: a move counts as idle until it makes progress
-    for the stalemate rule, draws from the stock, burns cards, plays a table card or goes out).
+    The seat's known cards (the table's sorted list of them, P25) are ``known[seat]``, the counts
+    of each code the record started with, and ``log[seat]``, what went in (a list: a pile picked
+    up) and out (a tuple: cards played) since, in order; ``known_of`` works the counts out (only
+    ``to_json`` reads them, so a move appends one entry instead of counting card by card).
+    ``up``/``down`` are the three slots (None: empty), ``stock`` is top LAST (drawing is a pop),
+    ``pile`` bottom first, ``opening`` the rank of P5's ``left_plays_lowest``. Kept up to date
+    besides: ``active`` (the rank the next card must match, ``NONE``: anything), ``run_rank`` and
+    ``run_len`` (the rank on top of the pile and how many of it lie there in a row, P16), ``left``
+    (each seat's table cards), ``unready`` (the seats not ready, in the swap phase: ``to_act``'s
+    list), ``nexts`` (the seat after each, P6), ``alone`` (only the seat on turn
+    may move: the play phase of a sheet without out-of-turn moves), ``fast`` (``alone`` with no
+    decision owed, no opening rank and no P23 check, the stock being out: the seat on turn's
+    listing is its plays from the hand and the way out, ``settle``) and ``was`` (``idle`` before
+    the move being made: a move counts as idle until it makes progress for the stalemate rule,
+    draws from the stock, burns cards, plays a table card or goes out). ``fitmask``, ``after``,
+    ``quiet``, ``stalemate``, ``voluntary`` and ``draws`` are the sheet's (``Rules``), kept on the
+    record for the moves that read them every time.
     """
 
     __slots__ = (
-        "active", "add_cards", "add_seat", "alone", "burned", "count", "decision", "down", "drawn", "groups",
-        "idle", "known", "left", "mask", "n", "nexts", "opening", "out", "phase", "pile", "ready",
-        "reason", "rules", "run_len", "run_rank", "stock", "turn", "up", "was",
+        "active", "add_cards", "add_seat", "after", "alone", "burned", "count", "decision", "down", "drawn",
+        "draws", "fast", "fitmask", "groups", "idle", "known", "left", "log", "mask", "n", "nexts", "opening",
+        "out", "phase", "pile", "quiet", "ready", "reason", "rules", "run_len", "run_rank", "stalemate",
+        "stock", "turn", "unready", "up", "voluntary", "was",
     )
 
     rules: Rules
     alone: bool
+    fast: bool
+    fitmask: list[int]
+    after: list[int]
+    quiet: list[int]
+    stalemate: int
+    voluntary: bool
+    draws: bool
     n: int
     groups: list[list[Group]]
     mask: list[int]
     count: list[int]
     known: list[list[int]]
+    log: list[list[Sequence[int]]]
     up: list[list[int | None]]
     down: list[list[int | None]]
     left: list[int]
     ready: list[bool]
+    unready: list[int]
     stock: list[int]
     pile: list[int]
     burned: list[int]
@@ -252,7 +287,8 @@ class Record:
 
     def hand(self, seat: int) -> list[int]:
         """The seat's hand, sorted (the contract's hand order)."""
-        return [c for g in self.groups[seat] for c in g.cards]
+        groups = self.groups[seat]
+        return [c for rank in BITS[self.mask[seat]] for c in groups[rank].cards]
 
     def give(self, seat: int, cards: Sequence[int]) -> None:
         """Cards into the seat's hand."""
@@ -262,22 +298,37 @@ class Record:
             rank = c >> 2
             g = groups[rank]
             groups[rank] = g.plus[c] or g.add(c)
-            mask |= 1 << rank
+            if not g.cards:
+                mask |= BIT[c]
         self.mask[seat] = mask
         self.count[seat] += len(cards)
 
     def take(self, seat: int, cards: Sequence[int]) -> None:
         """Cards out of the seat's hand (and out of its known cards: a known twin goes first, P25)."""
         groups = self.groups[seat]
-        known = self.known[seat]
         for c in cards:
             rank = c >> 2
-            g = groups[rank] = groups[rank].less((c,))
-            if known[c]:
-                known[c] -= 1
+            g = groups[rank] = groups[rank].drop(c)
             if not g.cards:
-                self.mask[seat] &= ~(1 << rank)
+                self.mask[seat] &= OFF[rank]
+        self.log[seat].append(tuple(cards))
         self.count[seat] -= len(cards)
+
+    def known_of(self, seat: int) -> list[int]:
+        """The seat's known cards now, as counts per code (P25): what it started with, plus each pile
+        it picked up, less each card it played (a known twin first, ``moves.without``); the log is
+        folded into the counts."""
+        known = self.known[seat]
+        for cards in self.log[seat]:
+            if type(cards) is list:
+                for c in cards:
+                    known[c] += 1
+            else:
+                for c in cards:
+                    if known[c]:
+                        known[c] -= 1
+        self.log[seat] = []
+        return known
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form of the table this record stands for (``Table.to_json``)."""
@@ -292,7 +343,7 @@ class Record:
             "sheet": self.rules.sheet.model_dump(),
             "players": [
                 {"hand": cards(self.hand(s)), "face_up": slots(self.up[s]), "face_down": slots(self.down[s]),
-                 "known": [CARD[c] for c, k in enumerate(self.known[s]) for _ in range(k)],
+                 "known": [CARD[c] for c, k in enumerate(self.known_of(s)) for _ in range(k)],
                  "ready": self.ready[s]}
                 for s in range(self.n)
             ],
@@ -338,6 +389,7 @@ def from_table(t: Table) -> Record:
     r.mask = [0] * r.n
     r.count = [0] * r.n
     r.known = [[0] * len(CARD) for _ in t.players]
+    r.log = [[] for _ in t.players]
     for s, p in enumerate(t.players):
         for code in p.known:
             r.known[s][CODE[code]] += 1
@@ -347,6 +399,7 @@ def from_table(t: Table) -> Record:
     r.down = [[None if c is None else CODE[c] for c in p.face_down] for p in t.players]
     r.left = [p.table_count() for p in t.players]
     r.ready = [p.ready for p in t.players]
+    r.unready = [s for s in range(r.n) if not r.ready[s]]
     r.stock = [CODE[c] for c in reversed(t.stock)]
     r.pile = [CODE[c] for c in t.pile]
     r.burned = [CODE[c] for c in t.burned]
@@ -364,4 +417,16 @@ def from_table(t: Table) -> Record:
     r.run_rank = -1 if rank is None else RANK[rank]
     r.run_len = count
     r.was = r.idle
+    rules = r.rules
+    r.fitmask, r.after, r.quiet, r.stalemate = rules.fitmask, rules.after, rules.quiet, rules.stalemate
+    r.voluntary, r.draws = rules.voluntary, rules.draws
+    settle(r)
     return r
+
+
+def settle(r: Record) -> None:
+    """Whether the seat on turn's listing and move take the short way (``Record.fast``): worked out
+    again after every move that may change it (the slow moves, and the plays that refill, burn,
+    leave a 10 or go out)."""
+    r.fast = (r.alone and r.decision is None and r.opening is None
+              and not (r.rules.no_out and not r.stock))  # P23 is checked only when the stock is out

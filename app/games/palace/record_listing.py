@@ -92,31 +92,43 @@ def _out_of_turn(r: Record, seat: int) -> list[Action]:
 
 # The swap phase's listings by (hand, face-up row): a seat swaps back and forth among a few.
 _SWAPS: dict[tuple[tuple[int, ...], tuple[int | None, ...]], list[Action]] = {}
+# The swaps of each card with each face-up slot (P4), made once.
+SWAP: list[list[Action]] = [
+    [{"type": "swap", "card": CARD[c], "index": i} for i in range(3)] for c in range(len(CARD))
+]
 
 
 def _swap_moves(r: Record, seat: int) -> list[Action]:
     """P3, P4: choose the face-up cards, or swap hand cards with them and say ready."""
     if r.ready[seat]:
         return []
-    hand = tuple(r.hand(seat))
+    hand: tuple[int, ...] = ()
+    groups = r.groups[seat]
+    for rank in BITS[r.mask[seat]]:
+        hand += groups[rank].cards
     up = r.up[seat]
     key = (hand, tuple(up))
     found = _SWAPS.get(key)
     if found is not None:
-        return list(found)
+        return found
     if r.rules.choose_six and all(c is None for c in up):
-        found = [{"type": "lay_face_up", "cards": [CARD[c] for c in combo]} for combo in choices(hand, 3, 3)]
+        found = [{"type": "lay_face_up", "cards": [CARD[a], CARD[b], CARD[c]]}
+                 for a, b, c in choices(hand, 3, 3)]  # P3: three of six (no comprehension per choice)
     else:
         found = []
+        full = None not in up
         for card in dict.fromkeys(hand):
+            if full and card not in up:
+                found += SWAP[card]  # every slot, in order
+                continue
             for i, c in enumerate(up):
                 if c is not None and c != card:
-                    found.append({"type": "swap", "card": CARD[card], "index": i})
+                    found.append(SWAP[card][i])
         found.append(READY)
     if len(_SWAPS) >= 10_000:
         _SWAPS.clear()
     _SWAPS[key] = found
-    return list(found)
+    return found
 
 
 def legal(r: Record, seat: int) -> list[Action]:
@@ -125,6 +137,25 @@ def legal(r: Record, seat: int) -> list[Action]:
     The seat on turn (never one that is out) with nothing owed: its plays from its current source
     (P18, P20, P21), then draw, pick up or pass (P9, P10, P11, P23); with P16's four from the hand,
     those too. Any other seat or phase: ``_waiting``."""
+    if seat == r.turn and r.fast and r.count[seat]:
+        # Nearly every listing (``Record.fast``: no decision, no opening rank, no P23 check, no
+        # out-of-turn moves): P7, the ranks held that fit on the pile, lowest first, each with its
+        # plays; then the way out (P9, P10, P11).
+        groups = r.groups[seat]
+        out: list[Action] = []
+        for rank in BITS[r.mask[seat] & r.fitmask[r.active]]:
+            out += groups[rank].plays
+        if r.pile:
+            if not out or r.voluntary:  # P10: you must play if you can
+                out.append(DRAW if r.draws and r.stock else PICK_UP)
+        elif not out:
+            out.append(PASS)
+        return out
+    return _listed(r, seat)
+
+
+def _listed(r: Record, seat: int) -> list[Action]:
+    """``legal`` the long way: any seat, phase, decision or sheet."""
     if seat != r.turn or r.decision is not None or r.phase != "play":
         return _waiting(r, seat)
     rules = r.rules
@@ -204,7 +235,7 @@ def to_act(r: Record) -> list[int]:
                 seats.append(s)
         return seats
     if r.phase == "swap":
-        return [s for s in range(r.n) if not r.ready[s]]
+        return r.unready
     return []
 
 

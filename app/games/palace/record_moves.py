@@ -11,43 +11,80 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.palace.record import BITS, CODE, NO_OUT, NONE, TEN, TWO, Cards, Record, nexts
+from app.games.palace.record import BIT, BITS, CODE, NO_OUT, NONE, OFF, TEN, TWO, Cards, Record, nexts, settle
 
 Move = Callable[[Record, int, Mapping[str, Any]], None]
 
 
 def play(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
     """``r`` after ``seat``'s move ``action`` (engine.perform without the check and the events)."""
+    if r.fast:
+        # The seat on turn in the play phase of a sheet without out-of-turn moves, nothing owed
+        # (``Record.fast``): nearly every move, a play from the hand or a pick-up, is made here.
+        kind = action["type"]
+        if kind == "play" and type(listed := action["cards"]) is Cards and (
+                (groups := r.groups[seat])[rank := listed.rank] is listed.group):
+            # A play from the hand (P7) a listing handed out while the seat still holds its group:
+            # the group it leaves is known, so no card code is read.
+            rest = groups[rank] = listed.rest
+            cards = listed.ints
+            size = listed.size
+            count = r.count[seat] - size
+            r.count[seat] = count
+            r.log[seat].append(cards)  # P25: out of the known cards (a known twin first)
+            if not rest.cards:
+                r.mask[seat] &= OFF[rank]
+            run = r.run_len + size if rank == r.run_rank else size
+            if run < r.quiet[rank] and (count > 2 or (count and not r.stock)):
+                # No refill (P8), no burn (P15, P16), no 10 and not out: the pile grows and the
+                # turn passes, the move idle for the stalemate count.
+                r.pile += cards
+                after = r.after[rank]
+                if after >= 0:
+                    r.active = after
+                r.run_rank = rank
+                r.run_len = run
+                r.turn = r.nexts[seat]
+                idle = r.idle = r.idle + 1
+                if idle >= r.stalemate:
+                    _end(r, "stalemate")
+                return r
+            r.was = idle = r.idle
+            r.idle = idle + 1
+            _place(r, seat, cards, rank)
+            return _counted(r)
+        if kind == "pick_up":
+            idle = r.idle = r.idle + 1  # never progress: the pile changes hands
+            _pick_up(r, seat)
+            if idle >= r.stalemate:
+                _end(r, "stalemate")
+            return r
+    return _move(r, seat, action)
+
+
+def _move(r: Record, seat: int, action: Mapping[str, Any]) -> Record:
+    """Any move (``play``'s long way): the add window, the opening rank, the move."""
     if r.add_seat is not None and not (seat == r.add_seat and action["type"] == "add"):
         # P17: the add window closes with any move but the adding player's own add.
         r.add_seat = None
         r.add_cards = []
     if r.phase != "play":
         MOVES[action["type"]](r, seat, action)
+        settle(r)
         return r
     r.opening = None  # P5: the opening constraint binds the first move only (no move reads it)
     # The stalemate rule: a move is idle until it makes progress (which sets ``idle`` to 0).
     idle = r.was = r.idle
     r.idle = idle + 1
-    kind = action["type"]
-    if kind == "play" and type(listed := action["cards"]) is Cards and (
-            (groups := r.groups[seat])[rank := listed.rank] is listed.group):
-        # The common move, a play from the hand (P7) a listing handed out while the seat still
-        # holds its group: the group it leaves is known, so no card code is read.
-        rest = groups[rank] = listed.rest
-        cards = listed.ints
-        r.count[seat] -= listed.size
-        known = r.known[seat]
-        for c in cards:
-            if known[c]:
-                known[c] -= 1  # P25: a known twin goes first (moves.without)
-        if not rest.cards:
-            r.mask[seat] &= ~(1 << rank)
-        _place(r, seat, cards, rank)
-    else:
-        MOVES[kind](r, seat, action)
-    if r.idle >= r.rules.stalemate and r.phase == "play":
+    MOVES[action["type"]](r, seat, action)
+    return _counted(r)
+
+
+def _counted(r: Record) -> Record:
+    """The stalemate count's end of the game, and whether the next move takes the short way."""
+    if r.idle >= r.stalemate and r.phase == "play":
         _end(r, "stalemate")
+    settle(r)
     return r
 
 
@@ -79,10 +116,17 @@ def _pick_up(r: Record, seat: int, action: Mapping[str, Any] | None = None) -> N
     """P9, P11, P20, P21: the pile goes to the hand, in public (P25); a card drawn and not played
     stays in the hand (P9: the decision is over)."""
     cards = r.pile
-    r.give(seat, cards)
-    known = r.known[seat]
-    for c in cards:
-        known[c] += 1
+    groups = r.groups[seat]
+    mask = r.mask[seat]
+    for c in cards:  # Record.give, written out: one move in six, a dozen cards each
+        rank = c >> 2
+        g = groups[rank]
+        groups[rank] = g.plus[c] or g.add(c)
+        if not g.cards:  # a rank new to the hand (the mask is a new int each time it changes)
+            mask |= BIT[c]
+    r.mask[seat] = mask
+    r.count[seat] += len(cards)
+    r.log[seat].append(cards)  # P25: into the known cards (the list is the record's no more)
     r.pile = []
     r.active = NONE
     r.run_rank = -1
@@ -108,7 +152,7 @@ def _out(r: Record, seat: int) -> bool:
 
 def _end(r: Record, reason: str) -> None:
     r.phase = "over"
-    r.alone = False
+    r.alone = r.fast = False
     r.reason = reason
     r.decision = None
     r.drawn = None
@@ -206,11 +250,6 @@ def _start_play(r: Record) -> None:
     r.turn = start
 
 
-def _after_ready(r: Record) -> None:
-    if all(r.ready):
-        _start_play(r)
-
-
 def _swap(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     card = CODE[action["card"]]
     index = action["index"]
@@ -224,7 +263,13 @@ def _swap(r: Record, seat: int, action: Mapping[str, Any]) -> None:
 
 def _ready(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.ready[seat] = True
-    _after_ready(r)
+    _after_ready(r, seat)
+
+
+def _after_ready(r: Record, seat: int) -> None:
+    r.unready = [s for s in r.unready if s != seat]  # a new list: to_act's are shared
+    if not r.unready:
+        _start_play(r)
 
 
 def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
@@ -233,7 +278,7 @@ def _lay_face_up(r: Record, seat: int, action: Mapping[str, Any]) -> None:
     r.up[seat] = list(cards)  # P3: the three chosen, in the order named
     r.left[seat] += 3
     r.ready[seat] = True
-    _after_ready(r)
+    _after_ready(r, seat)
 
 
 def _play(r: Record, seat: int, action: Mapping[str, Any]) -> None:

@@ -66,7 +66,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction, Outcome, freeze, require_type
 from app.games.palace.deal import full_deck, new
-from app.games.palace.handlers import HANDLERS
+from app.games.palace.handlers import HANDLERS, MAKERS
 from app.games.palace.listing import canonical, listed, timeout_action, to_act
 from app.games.palace.moves import end
 from app.games.palace.table import FrozenTable, Table
@@ -101,6 +101,11 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
     or else as not open now."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return IllegalAction("bad_seat", "There is no such seat at this table.")
+    moves = listed(t, seat)
+    if action in moves:
+        # A listed move (as ``legal_actions`` gave it, the usual case) has the right shape: the
+        # checks of its fields below could only pass.
+        return None
     try:
         kind = require_type(action, ACTION_FIELDS)
     except IllegalAction as refused:
@@ -116,8 +121,7 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
                              action=kind, field=sorted(missing)[0])
     if t.phase == "over":
         return IllegalAction("game_over", "The game is over.")
-    moves = listed(t, seat)
-    if action in moves or canonical(action) in moves:
+    if canonical(action) in moves:
         return None
     try:
         HANDLERS[kind](t, t.copy(), seat, action, None)
@@ -148,20 +152,30 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()
-    HANDLERS[kind](t, m, seat, action, events)
+    MAKERS[kind](t, m, seat, action, events)
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only
         if m.phase == "play":
-            m.idle = 0 if _progress(m) != _progress(t) else t.idle + 1
+            m.idle = 0 if _progressed(t, m) else t.idle + 1
             if m.idle >= t.sheet.stalemate_moves:
                 end(m, events, "stalemate")
     return freeze(m, FrozenTable)
 
 
-def _progress(t: Table) -> tuple[int, int, int, int]:
-    """What the stalemate rule counts as progress: the stock, the burned cards, the table cards, the
-    seats out."""
-    return (len(t.stock), len(t.burned), sum(p.table_count() for p in t.players), len(t.out))
+def _progressed(t: Table, m: Table) -> bool:
+    """Whether the move from ``t`` to ``m`` made what the stalemate rule counts as progress: a card
+    drawn from the stock, burned or played from the table, or a seat out. Only the seats the move
+    replaced (a move builds a new player for each seat it changes) are counted again."""
+    if len(m.stock) != len(t.stock) or len(m.burned) != len(t.burned) or len(m.out) != len(t.out):
+        return True
+    if m.players is t.players:
+        return False  # no seat changed (``Table.put`` replaces the tuple)
+    # The table cards count as one sum over all seats.
+    change = 0
+    for before, after in zip(t.players, m.players, strict=True):
+        if before is not after:
+            change += after.table_count() - before.table_count()
+    return change != 0
 
 
 def outcome(t: Table) -> Outcome | None:

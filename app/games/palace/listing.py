@@ -8,12 +8,14 @@ remembered (``listed``), and ``legal_actions`` and the ``apply`` that follows sh
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, groupby
+from operator import itemgetter
 from typing import Any
 
 from app.games import cards as cardlib
 from app.games.base import Action
 from app.games.palace.pile import active_card, fits, top_run
+from app.games.palace.rules import RuleSheet
 from app.games.palace.table import BY_RANK, VALUE, Player, Table
 
 NO_OUT_RANKS = frozenset("2TA")  # P23
@@ -40,6 +42,43 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
                 seen.add(combo)
             out.append(list(combo))
     return out
+
+
+# The plays of one rank's cards in a hand, by those cards (sorted): every choice of one or more
+# (``_sub_multisets``), made once and shared by every listing that holds the same cards. Bounded
+# by the deck: one entry per multiset of equal cards (at most a few thousand with two decks).
+_GROUP_PLAYS: dict[tuple[str, ...], tuple[Action, ...]] = {}
+_RANK = itemgetter(0)
+
+
+def group_plays(group: tuple[str, ...]) -> tuple[Action, ...]:
+    """The plays of the equal-rank cards ``group``; the dicts are shared: never change them."""
+    found = _GROUP_PLAYS.get(group)
+    if found is None:
+        found = _GROUP_PLAYS[group] = tuple(
+            {"type": "play", "cards": cards} for cards in _sub_multisets(list(group), 1, len(group))
+        )
+    return found
+
+
+# The ranks that fit on each active card (P7, P12-P15) for the sheets in use, by (sheet id, the
+# active card's rank: all ``fits`` reads of it); each entry holds its sheet, so the id is not
+# reused while remembered.
+_FITTING: dict[tuple[int, str | None], tuple[RuleSheet, frozenset[str]]] = {}
+_ALL_RANKS = (*VALUE,)
+
+
+def fitting_ranks(sheet: RuleSheet, active: str | None) -> frozenset[str]:
+    """The ranks ``pile.fits`` lets onto ``active`` under ``sheet``."""
+    key = (id(sheet), None if active is None else active[0])
+    found = _FITTING.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1]
+    ranks = frozenset(r for r in _ALL_RANKS if fits(sheet, r, active))
+    if len(_FITTING) >= 4096:
+        _FITTING.clear()
+    _FITTING[key] = (sheet, ranks)
+    return ranks
 
 
 def goes_out_on_special(t: Table, p: Player, rank: str, count: int) -> bool:
@@ -74,12 +113,18 @@ def plays(t: Table, seat: int) -> list[Action]:
     out: list[Action] = []
     source = _source(p)
     if source == "hand":
-        for rank, group in _groups(p.hand).items():
-            if not fits(sheet, rank, active) or (t.opening_rank is not None and rank != t.opening_rank):
+        fitting = fitting_ranks(sheet, active)
+        opening = t.opening_rank
+        # P23 can bar a play only with the stock empty: the hand's last cards of a special rank.
+        special = sheet.no_out_on_special and not t.stock
+        for rank, group in groupby(p.hand, _RANK):  # hands are sorted, so a rank's cards lie together
+            if rank not in fitting or (opening is not None and rank != opening):
                 continue
-            for cards in _sub_multisets(group, 1, len(group)):
-                if not goes_out_on_special(t, p, rank, len(cards)):
-                    out.append({"type": "play", "cards": cards})
+            found = group_plays(tuple(group))
+            if special and rank in NO_OUT_RANKS:
+                out.extend(a for a in found if not goes_out_on_special(t, p, rank, len(a["cards"])))
+            else:
+                out.extend(found)
     elif source == "face_up":
         slots: dict[str, list[int]] = {}
         for i, c in enumerate(p.face_up):

@@ -6,7 +6,6 @@ the pile, cards placed on it, a player out, the game over. Each takes the builde
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from app.games.base import Event
@@ -20,12 +19,17 @@ def is_empty(p: Player) -> bool:
 
 def without(p: Player, cards: Sequence[str]) -> Player:
     hand = list(p.hand)
-    known = list(p.known)
     for c in cards:
         hand.remove(c)
-        if c in known:
-            known.remove(c)
-    return replace(p, hand=tuple(hand), known=tuple(known))
+    known = p.known
+    if known:
+        rest = list(known)
+        for c in cards:
+            if c in rest:
+                rest.remove(c)
+        known = tuple(rest)
+    # The constructor rather than ``dataclasses.replace`` (a move makes one or two players).
+    return Player(tuple(hand), p.face_up, p.face_down, known, p.ready)
 
 
 def emit(
@@ -54,7 +58,7 @@ def refill(m: Table, events: list[Event] | None, seat: int) -> list[str]:
         return []
     got = m.stock[:need]
     m.stock = m.stock[need:]
-    m.put(seat, replace(p, hand=tuple(sorted(p.hand + got, key=BY_RANK))))
+    m.put(seat, Player(tuple(sorted(p.hand + got, key=BY_RANK)), p.face_up, p.face_down, p.known, p.ready))
     emit(events, "drew", {"seat": seat, "count": len(got)})
     emit(events, "drew_cards", {"seat": seat, "cards": list(got)}, (seat,))
     return list(got)
@@ -72,7 +76,7 @@ def pick_up(m: Table, events: list[Event] | None, seat: int, extra: tuple[str, .
     cards = m.pile + extra
     p = m.players[seat]
     hand = tuple(sorted(p.hand + cards, key=BY_RANK))
-    m.put(seat, replace(p, hand=hand, known=tuple(sorted(p.known + cards, key=BY_RANK))))
+    m.put(seat, Player(hand, p.face_up, p.face_down, tuple(sorted(p.known + cards, key=BY_RANK)), p.ready))
     m.pile = ()
     emit(events, "picked_up", {"seat": seat, "cards": list(cards)})
     m.turn = seat if m.sheet.after_pick_up == "picker" else next_active(m, seat)

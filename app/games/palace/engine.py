@@ -62,6 +62,7 @@ Choices where the seeds are silent (see docs/rules/palace.md)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_not
 from typing import Any
 
 from app.games.base import Action, Event, IllegalAction, Outcome, freeze, require_type
@@ -136,10 +137,13 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
 
 
 def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
+    events: list[Event] = []
+    # A move as ``legal_actions`` lists it (the usual case) is made at once; else ``check`` decides.
+    if type(seat) is int and 0 <= seat < len(t.players) and action in listed(t, seat):
+        return perform(t, seat, action, events), events
     problem = check(t, seat, action)
     if problem is not None:
         raise problem
-    events: list[Event] = []
     return perform(t, seat, action, events), events
 
 
@@ -156,26 +160,32 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only
         if m.phase == "play":
-            m.idle = 0 if _progressed(t, m) else t.idle + 1
+            m.idle = 0 if _progressed(t, m, seat) else t.idle + 1
             if m.idle >= t.sheet.stalemate_moves:
                 end(m, events, "stalemate")
     return freeze(m, FrozenTable)
 
 
-def _progressed(t: Table, m: Table) -> bool:
-    """Whether the move from ``t`` to ``m`` made what the stalemate rule counts as progress: a card
-    drawn from the stock, burned or played from the table, or a seat out. Only the seats the move
-    replaced (a move builds a new player for each seat it changes) are counted again."""
-    if len(m.stock) != len(t.stock) or len(m.burned) != len(t.burned) or len(m.out) != len(t.out):
+def _progressed(t: Table, m: Table, seat: int) -> bool:
+    """Whether the move of ``seat`` from ``t`` to ``m`` made what the stalemate rule counts as
+    progress: a card drawn from the stock, burned or played from the table, or a seat out. A move
+    builds a new player for each seat it changes (its own), so only those are counted again."""
+    # Each of these only shrinks or grows, and is a new tuple when it does.
+    if (
+        (m.stock is not t.stock and len(m.stock) != len(t.stock))
+        or (m.burned is not t.burned and len(m.burned) != len(t.burned))
+        or m.out is not t.out
+    ):
         return True
-    if m.players is t.players:
+    before, after = t.players, m.players
+    if before is after:
         return False  # no seat changed (``Table.put`` replaces the tuple)
-    # The table cards count as one sum over all seats.
-    change = 0
-    for before, after in zip(t.players, m.players, strict=True):
-        if before is not after:
-            change += after.table_count() - before.table_count()
-    return change != 0
+    p, q = before[seat], after[seat]
+    if p is not q and sum(map(is_not, before, after)) == 1:
+        # A player's table rows are shared by the new player unless the move took from them.
+        moved = p.face_up is not q.face_up or p.face_down is not q.face_down
+        return moved and q.table_count() != p.table_count()
+    return sum(q.table_count() for q in after) != sum(p.table_count() for p in before)
 
 
 def outcome(t: Table) -> Outcome | None:

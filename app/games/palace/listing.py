@@ -111,16 +111,24 @@ def plays(t: Table, seat: int) -> list[Action]:
     sheet = t.sheet
     active = active_card(sheet, t.pile)
     out: list[Action] = []
-    source = _source(p)
+    source = "hand" if p.hand else _source(p)
     if source == "hand":
         fitting = fitting_ranks(sheet, active)
         opening = t.opening_rank
         # P23 can bar a play only with the stock empty: the hand's last cards of a special rank.
         special = sheet.no_out_on_special and not t.stock
-        for rank, group in groupby(p.hand, _RANK):  # hands are sorted, so a rank's cards lie together
+        known = _GROUP_PLAYS.get
+        if opening is None and not special:  # the usual case, in a loop of its own
+            for rank, group in groupby(p.hand, _RANK):  # hands are sorted: a rank's cards lie together
+                if rank in fitting:
+                    cards = tuple(group)
+                    out += known(cards) or group_plays(cards)
+            return out
+        for rank, group in groupby(p.hand, _RANK):
             if rank not in fitting or (opening is not None and rank != opening):
                 continue
-            found = group_plays(tuple(group))
+            cards = tuple(group)
+            found = known(cards) or group_plays(cards)
             if special and rank in NO_OUT_RANKS:
                 out.extend(a for a in found if not goes_out_on_special(t, p, rank, len(a["cards"])))
             else:
@@ -245,24 +253,15 @@ def _swap_moves(t: Table, seat: int) -> list[Action]:
     return out
 
 
-# The latest tables' legal moves by (table id, seat), each entry holding its table (so the id is
-# not reused while remembered). A server with many tables between a view's ``legal_actions`` and
-# the ``apply`` that follows (other rooms' moves come in between) still computes them once.
-_LEGAL_MEMO: dict[tuple[int, int], tuple[Table, list[Action]]] = {}
-_LEGAL_MEMO_SIZE = 512
-
-
 def listed(t: Table, seat: int) -> list[Action]:
-    """The moves ``seat`` may make now, remembered for the latest tables asked: the list must not
-    be changed (``engine.legal_actions`` hands out a copy)."""
-    key = (id(t), seat)
-    found = _LEGAL_MEMO.get(key)
-    if found is not None and found[0] is t:
-        return found[1]
+    """The moves ``seat`` may make now, remembered on the table for the latest seat asked (a
+    table never changes; ``legal_actions`` and the ``apply`` that follows share one listing): the
+    list must not be changed (``engine.legal_actions`` hands out a copy)."""
+    memo = t.listing
+    if memo is not None and memo[0] == seat:
+        return memo[1]
     out = _listing(t, seat)
-    if len(_LEGAL_MEMO) >= _LEGAL_MEMO_SIZE:
-        _LEGAL_MEMO.clear()  # one step (a replay in another thread may use the memo meanwhile)
-    _LEGAL_MEMO[key] = (t, out)
+    object.__setattr__(t, "listing", (seat, out))  # past ``Frozen``: a remembered value, not state
     return out
 
 
@@ -279,10 +278,10 @@ def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _listing(t: Table, seat: int) -> list[Action]:
-    if t.phase == "over" or not isinstance(seat, int) or not 0 <= seat < len(t.players):
+    if not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
-    if t.phase == "swap":
-        return _swap_moves(t, seat)
+    if t.phase != "play":
+        return _swap_moves(t, seat) if t.phase == "swap" else []
     if seat in t.out:
         return []
     if t.decision is not None:
@@ -293,10 +292,11 @@ def _listing(t: Table, seat: int) -> list[Action]:
         return drawn_moves(t, seat)
     out: list[Action] = []
     if seat == t.turn:
-        playable = plays(t, seat)
-        out.extend(playable)
-        out.extend(_stuck_moves(t, seat, bool(playable)))
-    out.extend(_out_of_turn(t, seat))
+        out = plays(t, seat)  # a new list
+        out.extend(_stuck_moves(t, seat, bool(out)))
+    sheet = t.sheet
+    if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+        out.extend(_out_of_turn(t, seat))
     return out
 
 
@@ -306,15 +306,12 @@ def to_act(t: Table) -> list[int]:
     The out-of-turn part tells what a seat holds, so it is for the server and bots only; the
     public "whom do we wait for" is the view's ``waiting_for``.
     """
-    if t.phase == "over":
-        return []
-    if t.phase == "swap":
-        return [s for s, p in enumerate(t.players) if not p.ready]
-    if t.decision is not None:
-        return [t.turn]
+    phase = t.phase
+    if phase != "play":
+        return [s for s, p in enumerate(t.players) if not p.ready] if phase == "swap" else []
     seats = [t.turn]
     sheet = t.sheet
-    if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+    if t.decision is None and (sheet.cut_in or sheet.add_drawn or sheet.four_from_hand):
         for s in range(len(t.players)):
             if s != t.turn and s not in t.out and _out_of_turn(t, s):
                 seats.append(s)

@@ -43,7 +43,10 @@ def emit(
 def next_active(m: Table, seat: int) -> int:
     """The next seat clockwise still in play (P6)."""
     out, n = m.out, len(m.players)
-    for k in range(1, n + 1):
+    following = seat + 1 if seat + 1 < n else 0
+    if following not in out:
+        return following
+    for k in range(2, n + 1):
         s = (seat + k) % n
         if s not in out:
             return s
@@ -121,7 +124,7 @@ def placed(
         data["indexes"] = indexes
     emit(events, "played", data)
     rank = cards[0][0]
-    drawn = refill(m, events, seat)
+    drawn = refill(m, events, seat) if m.stock else []
     sheet = m.sheet
     again = False
     if four_on_top(m.pile):
@@ -130,7 +133,7 @@ def placed(
     elif rank == "T" and sheet.ten_burn == "always":
         burn(m, events, seat, "ten")  # P15 (fi, wikihow, et matrix): the same player plays again
         again = True
-    if check_out(m, events, seat):
+    if not m.players[seat].hand and check_out(m, events, seat):  # P22: out only with no hand left
         return
     out = seat in m.out
     if rank == "T" and not again and not out:

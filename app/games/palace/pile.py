@@ -63,8 +63,10 @@ def top_run(pile: tuple[str, ...]) -> tuple[str | None, int]:
 
 def four_on_top(pile: tuple[str, ...]) -> bool:
     """P16: four (or more, with two decks) cards of one rank on top burn the pile; jokers never do."""
-    rank, count = top_run(pile)
-    return rank is not None and rank != "X" and count >= 4
+    if len(pile) < 4:
+        return False
+    rank = pile[-1][0]
+    return rank != "X" and pile[-2][0] == rank and pile[-3][0] == rank and pile[-4][0] == rank
 
 
 def requirement(sheet: RuleSheet, pile: tuple[str, ...]) -> dict[str, str]:

@@ -12,7 +12,7 @@ its order tells nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.base import Frozen, freeze
@@ -88,6 +88,9 @@ class Table:
     reason: str | None = None  # why the game ended: "finished" or "stalemate"
     # P5 `left_plays_lowest`: the rank the opener must play first; None once anybody has moved.
     opening_rank: str | None = None
+    # Not part of the state: the latest seat's legal moves (``listing.listed``), remembered on the
+    # finished table, which never changes; a builder (``copy``) starts without.
+    listing: tuple[int, list[Any]] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Table:
         """The builder of a move: a table sharing every (immutable) field with this one."""

@@ -17,15 +17,26 @@ from typing import Any
 
 from app.games.base import each_seat
 from app.games.palace.pile import active_card, requirement
-from app.games.palace.table import Table
+from app.games.palace.table import Player, Table
 
 
-def public(t: Table) -> dict[str, Any]:
-    """The view of a spectator: nothing in it belongs to one seat (``you`` and ``hand`` are None)."""
+def public(t: Table, before: tuple[Table, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The view of a spectator: nothing in it belongs to one seat (``you`` and ``hand`` are None).
+
+    ``before``: an earlier table and its public part, whose seats' parts are taken over where the
+    seat's player is the very same (a move builds a new player for each seat it changes) and the
+    seats out the same: those parts (changed by nobody) would come out equal."""
     sheet = t.sheet
     out_place = {s: i + 1 for i, s in enumerate(t.out)}
+    old_players: tuple[Player, ...] = ()
+    old_parts: list[dict[str, Any]] = []
+    if before is not None and len(before[0].players) == len(t.players) and before[0].out == t.out:
+        old_players, old_parts = before[0].players, before[1]["players"]
     players = []
     for s, p in enumerate(t.players):
+        if old_players and old_players[s] is p:
+            players.append(old_parts[s])
+            continue
         players.append(
             {
                 "seat": s,
@@ -90,17 +101,21 @@ def seat_view(t: Table, shared: dict[str, Any], seat: int | None) -> dict[str, A
 _LATEST: list[tuple[Table, dict[str, Any]] | None] = [None]
 
 
-def view(t: Table, seat: int | None) -> dict[str, Any]:
+def _shared(t: Table) -> dict[str, Any]:
+    """The public part of ``t``, remembered for the latest table (and built from the one before)."""
     latest = _LATEST[0]
     if latest is not None and latest[0] is t:
-        shared = latest[1]
-    else:
-        shared = public(t)
-        _LATEST[0] = (t, shared)
-    return seat_view(t, shared, seat)
+        return latest[1]
+    shared = public(t, latest)
+    _LATEST[0] = (t, shared)
+    return shared
+
+
+def view(t: Table, seat: int | None) -> dict[str, Any]:
+    return seat_view(t, _shared(t), seat)
 
 
 def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """``view(t, s)`` for every ``s`` in ``seats``, the public part built once and shared."""
-    shared = public(t)
+    shared = _shared(t)
     return each_seat(seats, lambda seat: seat_view(t, shared, seat))

@@ -152,7 +152,7 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     by ``apply`` and the playout path (``playout.play``, with no events)."""
     kind = action["type"]
     m = t.copy()
-    if not (kind == "add" and seat == t.add_seat):
+    if (t.add_seat is not None or t.add_cards) and not (kind == "add" and seat == t.add_seat):
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()

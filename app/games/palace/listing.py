@@ -293,7 +293,8 @@ def _listing(t: Table, seat: int) -> list[Action]:
     out: list[Action] = []
     if seat == t.turn:
         out = plays(t, seat)  # a new list
-        out.extend(_stuck_moves(t, seat, bool(out)))
+        if not (out and t.pile and not t.sheet.voluntary_pick_up):  # P10: else play, nothing more
+            out.extend(_stuck_moves(t, seat, bool(out)))
     sheet = t.sheet
     if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
         out.extend(_out_of_turn(t, seat))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.base import each_seat
-from app.games.palace.pile import active_card, requirement
+from app.games.palace.pile import active_card, next_card
 from app.games.palace.table import Player, Table
 
 
@@ -27,7 +27,7 @@ def public(t: Table, before: tuple[Table, dict[str, Any]] | None = None) -> dict
     seat's player is the very same (a move builds a new player for each seat it changes) and the
     seats out the same: those parts (changed by nobody) would come out equal."""
     sheet = t.sheet
-    out_place = {s: i + 1 for i, s in enumerate(t.out)}
+    out_place = {s: i + 1 for i, s in enumerate(t.out)} if t.out else {}
     old_players: tuple[Player, ...] = ()
     old_parts: list[dict[str, Any]] = []
     if before is not None and len(before[0].players) == len(t.players) and before[0].out == t.out:
@@ -70,7 +70,7 @@ def public(t: Table, before: tuple[Table, dict[str, Any]] | None = None) -> dict
         "players": players,
         "pile": list(t.pile),
         "active": active,
-        "next_card": requirement(sheet, t.pile) if t.phase == "play" else None,
+        "next_card": next_card(sheet, active) if t.phase == "play" else None,
         "stock": len(t.stock),
         "burned": len(t.burned),
         "out": list(t.out),
@@ -112,7 +112,8 @@ def _shared(t: Table) -> dict[str, Any]:
 
 
 def view(t: Table, seat: int | None) -> dict[str, Any]:
-    return seat_view(t, _shared(t), seat)
+    latest = _LATEST[0]
+    return seat_view(t, latest[1] if latest is not None and latest[0] is t else _shared(t), seat)
 
 
 def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:

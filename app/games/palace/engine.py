@@ -62,7 +62,6 @@ Choices where the seeds are silent (see docs/rules/palace.md)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import is_not
 from typing import Any
 
 from app.games.base import Action, Event, IllegalAction, Outcome, freeze, require_type
@@ -180,8 +179,8 @@ def _progressed(t: Table, m: Table, seat: int) -> bool:
     before, after = t.players, m.players
     if before is after:
         return False  # no seat changed (``Table.put`` replaces the tuple)
-    p, q = before[seat], after[seat]
-    if p is not q and sum(map(is_not, before, after)) == 1:
+    if before[:seat] == after[:seat] and before[seat + 1:] == after[seat + 1:]:  # identity first, in C
+        p, q = before[seat], after[seat]
         # A player's table rows are shared by the new player unless the move took from them.
         moved = p.face_up is not q.face_up or p.face_down is not q.face_down
         return moved and q.table_count() != p.table_count()

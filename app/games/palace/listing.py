@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations, groupby
-from operator import itemgetter
 from typing import Any
 
 from app.games import cards as cardlib
 from app.games.base import Action
+from app.games.cards import RANKS
 from app.games.palace.pile import active_card, fits, top_run
 from app.games.palace.rules import RuleSheet
 from app.games.palace.table import BY_RANK, VALUE, Player, Table
@@ -48,7 +48,8 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
 # (``_sub_multisets``), made once and shared by every listing that holds the same cards. Bounded
 # by the deck: one entry per multiset of equal cards (at most a few thousand with two decks).
 _GROUP_PLAYS: dict[tuple[str, ...], tuple[Action, ...]] = {}
-_RANK = itemgetter(0)
+# A card's rank, as a C call for ``groupby``: every card code a hand may hold, jokers too (P2).
+_RANK = {c: c[0] for c in (*(r + s for r in RANKS for s in cardlib.SUITS), *cardlib.JOKERS)}.__getitem__
 
 
 def group_plays(group: tuple[str, ...]) -> tuple[Action, ...]:

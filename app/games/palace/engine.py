@@ -159,9 +159,12 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only
         if m.phase == "play":
-            m.idle = 0 if _progressed(t, m, seat) else t.idle + 1
-            if m.idle >= t.sheet.stalemate_moves:
-                end(m, events, "stalemate")
+            if _progressed(t, m, seat):
+                m.idle = 0
+            else:
+                m.idle = t.idle + 1
+                if m.idle >= t.sheet.stalemate_moves:
+                    end(m, events, "stalemate")
     return freeze(m, FrozenTable)
 
 

@@ -119,12 +119,13 @@ def placed(
 ) -> None:
     """Cards went on the pile: refill, burns, who plays next (P8, P15, P16, P17)."""
     m.pile = m.pile + tuple(cards)
-    data: dict[str, Any] = {"seat": seat, "cards": cards, "from": source}
-    if indexes is not None:
-        data["indexes"] = indexes
-    emit(events, "played", data)
+    if events is not None:
+        data: dict[str, Any] = {"seat": seat, "cards": cards, "from": source}
+        if indexes is not None:
+            data["indexes"] = indexes
+        events.append(Event("played", data))
     rank = cards[0][0]
-    drawn = refill(m, events, seat) if m.stock else []
+    drawn = refill(m, events, seat) if m.stock and len(m.players[seat].hand) < 3 else []
     sheet = m.sheet
     again = False
     if four_on_top(m.pile):

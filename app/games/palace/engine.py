@@ -159,7 +159,7 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only
         if m.phase == "play":
-            if _progressed(t, m, seat):
+            if _progressed(t, m, kind):
                 m.idle = 0
             else:
                 m.idle = t.idle + 1
@@ -168,26 +168,22 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     return freeze(m, FrozenTable)
 
 
-def _progressed(t: Table, m: Table, seat: int) -> bool:
-    """Whether the move of ``seat`` from ``t`` to ``m`` made what the stalemate rule counts as
-    progress: a card drawn from the stock, burned or played from the table, or a seat out. A move
-    builds a new player for each seat it changes (its own), so only those are counted again."""
-    # Each of these only shrinks or grows, and is a new tuple when it does.
-    if (
-        (m.stock is not t.stock and len(m.stock) != len(t.stock))
+# The moves that take cards from a player's table (P18, P21; P19 turns the card below up, but the
+# face-up cards still leave): every one of them lessens the table cards. No other move in play
+# changes a table row, so these are the stalemate rule's "played from the table".
+TABLE_PLAYS = frozenset({"play_face_up", "play_face_down"})
+
+
+def _progressed(t: Table, m: Table, kind: str) -> bool:
+    """Whether the move ``kind`` from ``t`` to ``m`` made what the stalemate rule counts as
+    progress: a card drawn from the stock, burned or played from the table, or a seat out."""
+    # The stock only shrinks, the burned cards and the seats out only grow, each as a new tuple.
+    return (
+        kind in TABLE_PLAYS
+        or (m.stock is not t.stock and len(m.stock) != len(t.stock))
         or (m.burned is not t.burned and len(m.burned) != len(t.burned))
         or m.out is not t.out
-    ):
-        return True
-    before, after = t.players, m.players
-    if before is after:
-        return False  # no seat changed (``Table.put`` replaces the tuple)
-    if before[:seat] == after[:seat] and before[seat + 1:] == after[seat + 1:]:  # identity first, in C
-        p, q = before[seat], after[seat]
-        # A player's table rows are shared by the new player unless the move took from them.
-        moved = p.face_up is not q.face_up or p.face_down is not q.face_down
-        return moved and q.table_count() != p.table_count()
-    return sum(q.table_count() for q in after) != sum(p.table_count() for p in before)
+    )
 
 
 def outcome(t: Table) -> Outcome | None:

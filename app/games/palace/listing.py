@@ -44,22 +44,23 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
     return out
 
 
-# The plays of one rank's cards in a hand, by those cards (sorted): every choice of one or more
-# (``_sub_multisets``), made once and shared by every listing that holds the same cards. Bounded
-# by the deck: one entry per multiset of equal cards (at most a few thousand with two decks).
-_GROUP_PLAYS: dict[tuple[str, ...], tuple[Action, ...]] = {}
-# A card's rank, as a C call for ``groupby``: every card code a hand may hold, jokers too (P2).
-_RANK = {c: c[0] for c in (*(r + s for r in RANKS for s in cardlib.SUITS), *cardlib.JOKERS)}.__getitem__
+class _GroupPlays(dict[tuple[str, ...], tuple[Action, ...]]):
+    """The plays of one rank's cards in a hand, by those cards (sorted): every choice of one or
+    more (``_sub_multisets``), made on first asking and shared by every listing that holds the same
+    cards (looked up in C). Bounded by the deck: one entry per multiset of equal cards (at most a
+    few thousand with two decks). The dicts are shared: never change them."""
 
-
-def group_plays(group: tuple[str, ...]) -> tuple[Action, ...]:
-    """The plays of the equal-rank cards ``group``; the dicts are shared: never change them."""
-    found = _GROUP_PLAYS.get(group)
-    if found is None:
-        found = _GROUP_PLAYS[group] = tuple(
+    def __missing__(self, group: tuple[str, ...]) -> tuple[Action, ...]:
+        found = self[group] = tuple(
             {"type": "play", "cards": cards} for cards in _sub_multisets(list(group), 1, len(group))
         )
-    return found
+        return found
+
+
+_GROUP_PLAYS = _GroupPlays()
+group_plays = _GROUP_PLAYS.__getitem__
+# A card's rank, as a C call for ``groupby``: every card code a hand may hold, jokers too (P2).
+_RANK = {c: c[0] for c in (*(r + s for r in RANKS for s in cardlib.SUITS), *cardlib.JOKERS)}.__getitem__
 
 
 # The ranks that fit on each active card (P7, P12-P15) for the sheets in use, by (sheet id, the
@@ -118,18 +119,15 @@ def plays(t: Table, seat: int) -> list[Action]:
         opening = t.opening_rank
         # P23 can bar a play only with the stock empty: the hand's last cards of a special rank.
         special = sheet.no_out_on_special and not t.stock
-        known = _GROUP_PLAYS.get
         if opening is None and not special:  # the usual case, in a loop of its own
             for rank, group in groupby(p.hand, _RANK):  # hands are sorted: a rank's cards lie together
                 if rank in fitting:
-                    cards = tuple(group)
-                    out += known(cards) or group_plays(cards)
+                    out += group_plays(tuple(group))
             return out
         for rank, group in groupby(p.hand, _RANK):
             if rank not in fitting or (opening is not None and rank != opening):
                 continue
-            cards = tuple(group)
-            found = known(cards) or group_plays(cards)
+            found = group_plays(tuple(group))
             if special and rank in NO_OUT_RANKS:
                 out.extend(a for a in found if not goes_out_on_special(t, p, rank, len(a["cards"])))
             else:
@@ -279,6 +277,16 @@ def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _listing(t: Table, seat: int) -> list[Action]:
+    sheet = t.sheet
+    out: list[Action]
+    if seat == t.turn and type(seat) is int and t.phase == "play" and not t.decision and seat not in t.out:
+        # The seat on turn with no decision owed: the usual case, first.
+        out = plays(t, seat)  # a new list
+        if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
+            out.extend(_stuck_moves(t, seat, bool(out)))
+        if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+            out.extend(_out_of_turn(t, seat))
+        return out
     if not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
     if t.phase != "play":
@@ -291,12 +299,11 @@ def _listing(t: Table, seat: int) -> list[Action]:
         if t.decision == "burn":
             return [{"type": "burn"}, {"type": "keep"}]
         return drawn_moves(t, seat)
-    out: list[Action] = []
+    out = []
     if seat == t.turn:
         out = plays(t, seat)  # a new list
-        if not (out and t.pile and not t.sheet.voluntary_pick_up):  # P10: else play, nothing more
+        if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
             out.extend(_stuck_moves(t, seat, bool(out)))
-    sheet = t.sheet
     if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
         out.extend(_out_of_turn(t, seat))
     return out

@@ -6,8 +6,9 @@ owner included, until played or turned up; the stock shows only its size; burned
 their number. The legal actions of the viewing seat are given separately by ``legal_actions``.
 
 A view is the table's public part (``public``: the same for every seat and spectators) with the
-seat's own part put in (``seat_view``): ``you``, its hand, and in play the card it drew and the
-cards it may add. ``views`` builds the public part once for many seats.
+seat's own part put in (``view``): ``you``, its hand, and in play the card it drew and the cards
+it may add. The public part of the latest table is remembered, so ``views`` (and every seat's
+``view`` of one table in turn) builds it once.
 """
 
 from __future__ import annotations
@@ -78,23 +79,6 @@ def public(t: Table, before: tuple[Table, dict[str, Any]] | None = None) -> dict
     }
 
 
-def seat_view(t: Table, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """The view of ``seat``: a new top-level dict over ``shared`` (``public(t)``, whose values it
-    shares and never changes) with the seat's own part in new objects."""
-    result = dict(shared)
-    you = seat if seat is not None and 0 <= seat < len(t.players) else None
-    if you is None:
-        return result
-    result["you"] = you
-    result["hand"] = list(t.players[you].hand)
-    if t.phase == "play":
-        if t.decision == "drawn" and you == t.turn:
-            result["drawn"] = t.drawn
-        if t.add_seat == you:
-            result["may_add"] = list(t.add_cards)
-    return result
-
-
 # The public part of the latest table asked, as one (table, part) pair replaced whole: a table
 # never changes, and a room or a bench asks every seat's view of the same table in turn. Like
 # ``views``, the views of one table share the public part's objects, which nobody changes.
@@ -112,11 +96,24 @@ def _shared(t: Table) -> dict[str, Any]:
 
 
 def view(t: Table, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat``: a new top-level dict over the public part (``public(t)``, whose values
+    it shares and never changes) with the seat's own part in new objects."""
     latest = _LATEST[0]
-    return seat_view(t, latest[1] if latest is not None and latest[0] is t else _shared(t), seat)
+    result = dict(latest[1] if latest is not None and latest[0] is t else _shared(t))
+    you = seat if seat is not None and 0 <= seat < len(t.players) else None
+    if you is None:
+        return result
+    result["you"] = you
+    result["hand"] = list(t.players[you].hand)
+    if t.phase == "play":
+        if t.decision == "drawn" and you == t.turn:
+            result["drawn"] = t.drawn
+        if t.add_seat == you:
+            result["may_add"] = list(t.add_cards)
+    return result
 
 
 def views(t: Table, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
     """``view(t, s)`` for every ``s`` in ``seats``, the public part built once and shared."""
-    shared = _shared(t)
-    return each_seat(seats, lambda seat: seat_view(t, shared, seat))
+    _shared(t)
+    return each_seat(seats, lambda seat: view(t, seat))

@@ -137,8 +137,13 @@ def legal_actions(t: Table, seat: int) -> list[Action]:
 
 def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
     events: list[Event] = []
-    # A move as ``legal_actions`` lists it (the usual case) is made at once; else ``check`` decides.
-    if type(seat) is int and 0 <= seat < len(t.players) and action in listed(t, seat):
+    # A move as ``legal_actions`` lists it (the usual case: its listing is remembered on the table,
+    # ``listing.listed``) is made at once; else ``check`` decides.
+    memo = t.listing
+    if memo is not None and memo[0] == seat and type(seat) is int:
+        if action in memo[1]:
+            return perform(t, seat, action, events), events
+    elif type(seat) is int and 0 <= seat < len(t.players) and action in listed(t, seat):
         return perform(t, seat, action, events), events
     problem = check(t, seat, action)
     if problem is not None:

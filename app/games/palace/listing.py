@@ -115,7 +115,8 @@ def plays(t: Table, seat: int) -> list[Action]:
     out: list[Action] = []
     source = "hand" if p.hand else _source(p)
     if source == "hand":
-        fitting = fitting_ranks(sheet, active)
+        known = _FITTING.get((id(sheet), None if active is None else active[0]))  # ``fitting_ranks``, inline
+        fitting = known[1] if known is not None and known[0] is sheet else fitting_ranks(sheet, active)
         opening = t.opening_rank
         # P23 can bar a play only with the stock empty: the hand's last cards of a special rank.
         special = sheet.no_out_on_special and not t.stock

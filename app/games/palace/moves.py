@@ -10,7 +10,7 @@ from typing import Any
 
 from app.games.base import Event
 from app.games.palace.pile import four_on_top
-from app.games.palace.table import BY_RANK, Player, Table
+from app.games.palace.table import BY_RANK, Player, Table, player
 
 
 def is_empty(p: Player) -> bool:
@@ -28,8 +28,7 @@ def without(p: Player, cards: Sequence[str]) -> Player:
             if c in rest:
                 rest.remove(c)
         known = tuple(rest)
-    # The constructor rather than ``dataclasses.replace`` (a move makes one or two players).
-    return Player(tuple(hand), p.face_up, p.face_down, known, p.ready)
+    return player(tuple(hand), p.face_up, p.face_down, known, p.ready)
 
 
 def emit(
@@ -61,7 +60,7 @@ def refill(m: Table, events: list[Event] | None, seat: int) -> list[str]:
         return []
     got = m.stock[:need]
     m.stock = m.stock[need:]
-    m.put(seat, Player(tuple(sorted(p.hand + got, key=BY_RANK)), p.face_up, p.face_down, p.known, p.ready))
+    m.put(seat, player(tuple(sorted(p.hand + got, key=BY_RANK)), p.face_up, p.face_down, p.known, p.ready))
     emit(events, "drew", {"seat": seat, "count": len(got)})
     emit(events, "drew_cards", {"seat": seat, "cards": list(got)}, (seat,))
     return list(got)
@@ -79,7 +78,7 @@ def pick_up(m: Table, events: list[Event] | None, seat: int, extra: tuple[str, .
     cards = m.pile + extra
     p = m.players[seat]
     hand = tuple(sorted(p.hand + cards, key=BY_RANK))
-    m.put(seat, Player(hand, p.face_up, p.face_down, tuple(sorted(p.known + cards, key=BY_RANK)), p.ready))
+    m.put(seat, player(hand, p.face_up, p.face_down, tuple(sorted(p.known + cards, key=BY_RANK)), p.ready))
     m.pile = ()
     emit(events, "picked_up", {"seat": seat, "cards": list(cards)})
     m.turn = seat if m.sheet.after_pick_up == "picker" else next_active(m, seat)

@@ -131,7 +131,8 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
 
 
 def legal_actions(t: Table, seat: int) -> list[Action]:
-    """Every move ``seat`` may make now: the listing ``check`` accepts (a copy of it)."""
+    """Every move ``seat`` may make now: the listing ``check`` accepts (a new list; its dicts are
+    shared with other listings, as ``listing.group_plays`` makes each play once: never change them)."""
     return list(listed(t, seat))
 
 

@@ -1,8 +1,8 @@
 """The legal moves of Palace: every move a seat may make now (P4–P23), listed.
 
 The listing is the table ``engine.check`` reads: a move is legal exactly when it is listed (in
-canonical form, ``canonical``). Tables never change, so the latest tables' listings are
-remembered (``listed``), and ``legal_actions`` and the ``apply`` that follows share one.
+canonical form, ``canonical``). Tables never change, so a table remembers its latest seat's
+listing (``listed``), and ``legal_actions`` and the ``apply`` that follows share one.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ from typing import Any
 
 from app.games.base import Action, Event, IllegalAction, Outcome, freeze, require_type
 from app.games.palace.deal import full_deck, new
-from app.games.palace.handlers import HANDLERS
+from app.games.palace.handlers import HANDLERS, MAKERS
 from app.games.palace.listing import canonical, listed, timeout_action, to_act
 from app.games.palace.moves import end
 from app.games.palace.table import FrozenTable, Table
@@ -101,6 +101,11 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
     or else as not open now."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return IllegalAction("bad_seat", "There is no such seat at this table.")
+    moves = listed(t, seat)
+    if action in moves:
+        # A listed move (as ``legal_actions`` gave it, the usual case) has the right shape: the
+        # checks of its fields below could only pass.
+        return None
     try:
         kind = require_type(action, ACTION_FIELDS)
     except IllegalAction as refused:
@@ -116,8 +121,7 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
                              action=kind, field=sorted(missing)[0])
     if t.phase == "over":
         return IllegalAction("game_over", "The game is over.")
-    moves = listed(t, seat)
-    if action in moves or canonical(action) in moves:
+    if canonical(action) in moves:
         return None
     try:
         HANDLERS[kind](t, t.copy(), seat, action, None)
@@ -127,15 +131,24 @@ def check(t: Table, seat: int, action: Mapping[str, Any]) -> IllegalAction | Non
 
 
 def legal_actions(t: Table, seat: int) -> list[Action]:
-    """Every move ``seat`` may make now: the listing ``check`` accepts (a copy of it)."""
+    """Every move ``seat`` may make now: the listing ``check`` accepts (a new list; its dicts are
+    shared with other listings, as ``listing.group_plays`` makes each play once: never change them)."""
     return list(listed(t, seat))
 
 
 def apply(t: Table, seat: int, action: Mapping[str, Any]) -> tuple[Table, list[Event]]:
+    events: list[Event] = []
+    # A move as ``legal_actions`` lists it (the usual case: its listing is remembered on the table,
+    # ``listing.listed``) is made at once; else ``check`` decides.
+    memo = t.listing
+    if memo is not None and memo[0] == seat and type(seat) is int:
+        if action in memo[1]:
+            return perform(t, seat, action, events), events
+    elif type(seat) is int and 0 <= seat < len(t.players) and action in listed(t, seat):
+        return perform(t, seat, action, events), events
     problem = check(t, seat, action)
     if problem is not None:
         raise problem
-    events: list[Event] = []
     return perform(t, seat, action, events), events
 
 
@@ -144,24 +157,39 @@ def perform(t: Table, seat: int, action: Mapping[str, Any], events: list[Event] 
     by ``apply`` and the playout path (``playout.play``, with no events)."""
     kind = action["type"]
     m = t.copy()
-    if not (kind == "add" and seat == t.add_seat):
+    if (t.add_seat is not None or t.add_cards) and not (kind == "add" and seat == t.add_seat):
         # P17: the add window closes with any move but the adding player's own add.
         m.add_seat = None
         m.add_cards = ()
-    HANDLERS[kind](t, m, seat, action, events)
+    MAKERS[kind](t, m, seat, action, events)
     if t.phase == "play":
         m.opening_rank = None  # P5: the opening constraint binds the first move only
         if m.phase == "play":
-            m.idle = 0 if _progress(m) != _progress(t) else t.idle + 1
-            if m.idle >= t.sheet.stalemate_moves:
-                end(m, events, "stalemate")
+            if _progressed(t, m, kind):
+                m.idle = 0
+            else:
+                m.idle = t.idle + 1
+                if m.idle >= t.sheet.stalemate_moves:
+                    end(m, events, "stalemate")
     return freeze(m, FrozenTable)
 
 
-def _progress(t: Table) -> tuple[int, int, int, int]:
-    """What the stalemate rule counts as progress: the stock, the burned cards, the table cards, the
-    seats out."""
-    return (len(t.stock), len(t.burned), sum(p.table_count() for p in t.players), len(t.out))
+# The moves that take cards from a player's table (P18, P21; P19 turns the card below up, but the
+# face-up cards still leave): every one of them lessens the table cards. No other move in play
+# changes a table row, so these are the stalemate rule's "played from the table".
+TABLE_PLAYS = frozenset({"play_face_up", "play_face_down"})
+
+
+def _progressed(t: Table, m: Table, kind: str) -> bool:
+    """Whether the move ``kind`` from ``t`` to ``m`` made what the stalemate rule counts as
+    progress: a card drawn from the stock, burned or played from the table, or a seat out."""
+    # The stock only shrinks, the burned cards and the seats out only grow, each as a new tuple.
+    return (
+        kind in TABLE_PLAYS
+        or (m.stock is not t.stock and len(m.stock) != len(t.stock))
+        or (m.burned is not t.burned and len(m.burned) != len(t.burned))
+        or m.out is not t.out
+    )
 
 
 def outcome(t: Table) -> Outcome | None:

@@ -16,7 +16,7 @@ from app.games.palace.listing import drawn_moves, goes_out_on_special, held, pla
 from app.games.palace.moves import burn, check_out, emit, next_active, pick_up, placed, refill, without
 from app.games.palace.pile import active_card, fits, top_run
 from app.games.palace.rules import RuleSheet
-from app.games.palace.table import BY_RANK, VALUE, Player, Table
+from app.games.palace.table import BY_RANK, VALUE, Player, Table, player
 
 Events = list[Event] | None
 Handler = Callable[[Table, Table, int, Mapping[str, Any], Events], None]
@@ -201,7 +201,12 @@ def _do_play(t: Table, m: Table, seat: int, action: Mapping[str, Any], events: E
     if t.opening_rank is not None and rank != t.opening_rank:
         raise IllegalAction("play_lowest", "The opener plays the lowest card in his hand first (P5).")
     _check_not_out_on_special(t, p, rank, len(cards))
-    m.put(seat, without(p, cards))
+    _make_play(t, m, seat, action, events)
+
+
+def _make_play(t: Table, m: Table, seat: int, action: Mapping[str, Any], events: Events) -> None:
+    cards = action["cards"]
+    m.put(seat, without(t.players[seat], cards))
     placed(m, events, seat, sorted(cards, key=BY_RANK), "hand")
 
 
@@ -237,7 +242,7 @@ def _do_play_face_up(t: Table, m: Table, seat: int, action: Mapping[str, Any], e
             face_up[i] = below
             face_down[i] = None
             turned.append((i, below))
-    m.put(seat, replace(p, face_up=tuple(face_up), face_down=tuple(face_down)))
+    m.put(seat, player(p.hand, tuple(face_up), tuple(face_down), p.known, p.ready))
     placed(m, events, seat, cards, "face_up", indexes=indexes)
     for i, below in turned:
         emit(events, "turned_up_below", {"seat": seat, "index": i, "card": below})
@@ -255,7 +260,7 @@ def _do_play_face_down(t: Table, m: Table, seat: int, action: Mapping[str, Any],
         raise IllegalAction("bad_index", "That slot has no face-down card.")
     face_down = list(p.face_down)
     face_down[index] = None
-    m.put(seat, replace(p, face_down=tuple(face_down)))
+    m.put(seat, player(p.hand, p.face_up, tuple(face_down), p.known, p.ready))
     ok = fits(t.sheet, card[0], active_card(t.sheet, t.pile))
     if ok and goes_out_on_special(t, p, card[0], 1):
         ok = False  # P23: the last card may not be a 2, 10 or ace, even a blind one (our reading)
@@ -279,7 +284,7 @@ def _do_draw(t: Table, m: Table, seat: int, action: Mapping[str, Any], events: E
     _must_play_check(t, seat)
     card = m.stock[0]
     m.stock = m.stock[1:]
-    m.put(seat, replace(p, hand=tuple(sorted((*p.hand, card), key=BY_RANK))))
+    m.put(seat, player(tuple(sorted((*p.hand, card), key=BY_RANK)), p.face_up, p.face_down, p.known, p.ready))
     emit(events, "drew", {"seat": seat, "count": 1})
     emit(events, "drew_cards", {"seat": seat, "cards": [card]}, (seat,))
     if t.sheet.when_stuck == "draw_ends_turn":
@@ -400,6 +405,10 @@ def _do_lay_four(t: Table, m: Table, seat: int, action: Mapping[str, Any], event
         m.turn = next_active(m, seat)
 
 
+# What ``engine.perform`` runs for a move ``engine.check`` accepted: a kind's move without the
+# handler's own checks where they would only pass again (the listing holds the move).
+MAKERS: dict[str, Handler] = {}
+
 HANDLERS: dict[str, Handler] = {
     "swap": _do_swap,
     "ready": _do_ready,
@@ -417,3 +426,5 @@ HANDLERS: dict[str, Handler] = {
     "add": _do_add,
     "lay_four": _do_lay_four,
 }
+MAKERS.update(HANDLERS)
+MAKERS["play"] = _make_play

@@ -1,19 +1,21 @@
 """The legal moves of Palace: every move a seat may make now (P4–P23), listed.
 
 The listing is the table ``engine.check`` reads: a move is legal exactly when it is listed (in
-canonical form, ``canonical``). Tables never change, so the latest tables' listings are
-remembered (``listed``), and ``legal_actions`` and the ``apply`` that follows share one.
+canonical form, ``canonical``). Tables never change, so a table remembers its latest seat's
+listing (``listed``), and ``legal_actions`` and the ``apply`` that follows share one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, groupby
 from typing import Any
 
 from app.games import cards as cardlib
 from app.games.base import Action
+from app.games.cards import RANKS
 from app.games.palace.pile import active_card, fits, top_run
+from app.games.palace.rules import RuleSheet
 from app.games.palace.table import BY_RANK, VALUE, Player, Table
 
 NO_OUT_RANKS = frozenset("2TA")  # P23
@@ -40,6 +42,45 @@ def _sub_multisets(cards: list[str], low: int, high: int) -> list[list[str]]:
                 seen.add(combo)
             out.append(list(combo))
     return out
+
+
+class _GroupPlays(dict[tuple[str, ...], tuple[Action, ...]]):
+    """The plays of one rank's cards in a hand, by those cards (sorted): every choice of one or
+    more (``_sub_multisets``), made on first asking and shared by every listing that holds the same
+    cards (looked up in C). Bounded by the deck: one entry per multiset of equal cards (at most a
+    few thousand with two decks). The dicts are shared: never change them."""
+
+    def __missing__(self, group: tuple[str, ...]) -> tuple[Action, ...]:
+        found = self[group] = tuple(
+            {"type": "play", "cards": cards} for cards in _sub_multisets(list(group), 1, len(group))
+        )
+        return found
+
+
+_GROUP_PLAYS = _GroupPlays()
+group_plays = _GROUP_PLAYS.__getitem__
+# A card's rank, as a C call for ``groupby``: every card code a hand may hold, jokers too (P2).
+_RANK = {c: c[0] for c in (*(r + s for r in RANKS for s in cardlib.SUITS), *cardlib.JOKERS)}.__getitem__
+
+
+# The ranks that fit on each active card (P7, P12-P15) for the sheets in use, by (sheet id, the
+# active card's rank: all ``fits`` reads of it); each entry holds its sheet, so the id is not
+# reused while remembered.
+_FITTING: dict[tuple[int, str | None], tuple[RuleSheet, frozenset[str]]] = {}
+_ALL_RANKS = (*VALUE,)
+
+
+def fitting_ranks(sheet: RuleSheet, active: str | None) -> frozenset[str]:
+    """The ranks ``pile.fits`` lets onto ``active`` under ``sheet``."""
+    key = (id(sheet), None if active is None else active[0])
+    found = _FITTING.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1]
+    ranks = frozenset(r for r in _ALL_RANKS if fits(sheet, r, active))
+    if len(_FITTING) >= 4096:
+        _FITTING.clear()
+    _FITTING[key] = (sheet, ranks)
+    return ranks
 
 
 def goes_out_on_special(t: Table, p: Player, rank: str, count: int) -> bool:
@@ -72,14 +113,26 @@ def plays(t: Table, seat: int) -> list[Action]:
     sheet = t.sheet
     active = active_card(sheet, t.pile)
     out: list[Action] = []
-    source = _source(p)
+    source = "hand" if p.hand else _source(p)
     if source == "hand":
-        for rank, group in _groups(p.hand).items():
-            if not fits(sheet, rank, active) or (t.opening_rank is not None and rank != t.opening_rank):
+        known = _FITTING.get((id(sheet), None if active is None else active[0]))  # ``fitting_ranks``, inline
+        fitting = known[1] if known is not None and known[0] is sheet else fitting_ranks(sheet, active)
+        opening = t.opening_rank
+        # P23 can bar a play only with the stock empty: the hand's last cards of a special rank.
+        special = sheet.no_out_on_special and not t.stock
+        if opening is None and not special:  # the usual case, in a loop of its own
+            for rank, group in groupby(p.hand, _RANK):  # hands are sorted: a rank's cards lie together
+                if rank in fitting:
+                    out += group_plays(tuple(group))
+            return out
+        for rank, group in groupby(p.hand, _RANK):
+            if rank not in fitting or (opening is not None and rank != opening):
                 continue
-            for cards in _sub_multisets(group, 1, len(group)):
-                if not goes_out_on_special(t, p, rank, len(cards)):
-                    out.append({"type": "play", "cards": cards})
+            found = group_plays(tuple(group))
+            if special and rank in NO_OUT_RANKS:
+                out.extend(a for a in found if not goes_out_on_special(t, p, rank, len(a["cards"])))
+            else:
+                out.extend(found)
     elif source == "face_up":
         slots: dict[str, list[int]] = {}
         for i, c in enumerate(p.face_up):
@@ -200,24 +253,15 @@ def _swap_moves(t: Table, seat: int) -> list[Action]:
     return out
 
 
-# The latest tables' legal moves by (table id, seat), each entry holding its table (so the id is
-# not reused while remembered). A server with many tables between a view's ``legal_actions`` and
-# the ``apply`` that follows (other rooms' moves come in between) still computes them once.
-_LEGAL_MEMO: dict[tuple[int, int], tuple[Table, list[Action]]] = {}
-_LEGAL_MEMO_SIZE = 512
-
-
 def listed(t: Table, seat: int) -> list[Action]:
-    """The moves ``seat`` may make now, remembered for the latest tables asked: the list must not
-    be changed (``engine.legal_actions`` hands out a copy)."""
-    key = (id(t), seat)
-    found = _LEGAL_MEMO.get(key)
-    if found is not None and found[0] is t:
-        return found[1]
+    """The moves ``seat`` may make now, remembered on the table for the latest seat asked (a
+    table never changes; ``legal_actions`` and the ``apply`` that follows share one listing): the
+    list must not be changed (``engine.legal_actions`` hands out a copy)."""
+    memo = t.listing
+    if memo is not None and memo[0] == seat:
+        return memo[1]
     out = _listing(t, seat)
-    if len(_LEGAL_MEMO) >= _LEGAL_MEMO_SIZE:
-        _LEGAL_MEMO.clear()  # one step (a replay in another thread may use the memo meanwhile)
-    _LEGAL_MEMO[key] = (t, out)
+    object.__setattr__(t, "listing", (seat, out))  # past ``Frozen``: a remembered value, not state
     return out
 
 
@@ -234,10 +278,20 @@ def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _listing(t: Table, seat: int) -> list[Action]:
-    if t.phase == "over" or not isinstance(seat, int) or not 0 <= seat < len(t.players):
+    sheet = t.sheet
+    out: list[Action]
+    if seat == t.turn and type(seat) is int and t.phase == "play" and not t.decision and seat not in t.out:
+        # The seat on turn with no decision owed: the usual case, first.
+        out = plays(t, seat)  # a new list
+        if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
+            out.extend(_stuck_moves(t, seat, bool(out)))
+        if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+            out.extend(_out_of_turn(t, seat))
+        return out
+    if not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
-    if t.phase == "swap":
-        return _swap_moves(t, seat)
+    if t.phase != "play":
+        return _swap_moves(t, seat) if t.phase == "swap" else []
     if seat in t.out:
         return []
     if t.decision is not None:
@@ -246,12 +300,13 @@ def _listing(t: Table, seat: int) -> list[Action]:
         if t.decision == "burn":
             return [{"type": "burn"}, {"type": "keep"}]
         return drawn_moves(t, seat)
-    out: list[Action] = []
+    out = []
     if seat == t.turn:
-        playable = plays(t, seat)
-        out.extend(playable)
-        out.extend(_stuck_moves(t, seat, bool(playable)))
-    out.extend(_out_of_turn(t, seat))
+        out = plays(t, seat)  # a new list
+        if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
+            out.extend(_stuck_moves(t, seat, bool(out)))
+    if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+        out.extend(_out_of_turn(t, seat))
     return out
 
 
@@ -261,15 +316,12 @@ def to_act(t: Table) -> list[int]:
     The out-of-turn part tells what a seat holds, so it is for the server and bots only; the
     public "whom do we wait for" is the view's ``waiting_for``.
     """
-    if t.phase == "over":
-        return []
-    if t.phase == "swap":
-        return [s for s, p in enumerate(t.players) if not p.ready]
-    if t.decision is not None:
-        return [t.turn]
+    phase = t.phase
+    if phase != "play":
+        return [s for s, p in enumerate(t.players) if not p.ready] if phase == "swap" else []
     seats = [t.turn]
     sheet = t.sheet
-    if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
+    if t.decision is None and (sheet.cut_in or sheet.add_drawn or sheet.four_from_hand):
         for s in range(len(t.players)):
             if s != t.turn and s not in t.out and _out_of_turn(t, s):
                 seats.append(s)

@@ -6,12 +6,11 @@ the pile, cards placed on it, a player out, the game over. Each takes the builde
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from app.games.base import Event
 from app.games.palace.pile import four_on_top
-from app.games.palace.table import BY_RANK, Player, Table
+from app.games.palace.table import BY_RANK, Player, Table, player
 
 
 def is_empty(p: Player) -> bool:
@@ -20,12 +19,16 @@ def is_empty(p: Player) -> bool:
 
 def without(p: Player, cards: Sequence[str]) -> Player:
     hand = list(p.hand)
-    known = list(p.known)
     for c in cards:
         hand.remove(c)
-        if c in known:
-            known.remove(c)
-    return replace(p, hand=tuple(hand), known=tuple(known))
+    known = p.known
+    if known:
+        rest = list(known)
+        for c in cards:
+            if c in rest:
+                rest.remove(c)
+        known = tuple(rest)
+    return player(tuple(hand), p.face_up, p.face_down, known, p.ready)
 
 
 def emit(
@@ -39,7 +42,10 @@ def emit(
 def next_active(m: Table, seat: int) -> int:
     """The next seat clockwise still in play (P6)."""
     out, n = m.out, len(m.players)
-    for k in range(1, n + 1):
+    following = seat + 1 if seat + 1 < n else 0
+    if following not in out:
+        return following
+    for k in range(2, n + 1):
         s = (seat + k) % n
         if s not in out:
             return s
@@ -54,7 +60,7 @@ def refill(m: Table, events: list[Event] | None, seat: int) -> list[str]:
         return []
     got = m.stock[:need]
     m.stock = m.stock[need:]
-    m.put(seat, replace(p, hand=tuple(sorted(p.hand + got, key=BY_RANK))))
+    m.put(seat, player(tuple(sorted(p.hand + got, key=BY_RANK)), p.face_up, p.face_down, p.known, p.ready))
     emit(events, "drew", {"seat": seat, "count": len(got)})
     emit(events, "drew_cards", {"seat": seat, "cards": list(got)}, (seat,))
     return list(got)
@@ -72,7 +78,7 @@ def pick_up(m: Table, events: list[Event] | None, seat: int, extra: tuple[str, .
     cards = m.pile + extra
     p = m.players[seat]
     hand = tuple(sorted(p.hand + cards, key=BY_RANK))
-    m.put(seat, replace(p, hand=hand, known=tuple(sorted(p.known + cards, key=BY_RANK))))
+    m.put(seat, player(hand, p.face_up, p.face_down, tuple(sorted(p.known + cards, key=BY_RANK)), p.ready))
     m.pile = ()
     emit(events, "picked_up", {"seat": seat, "cards": list(cards)})
     m.turn = seat if m.sheet.after_pick_up == "picker" else next_active(m, seat)
@@ -112,12 +118,13 @@ def placed(
 ) -> None:
     """Cards went on the pile: refill, burns, who plays next (P8, P15, P16, P17)."""
     m.pile = m.pile + tuple(cards)
-    data: dict[str, Any] = {"seat": seat, "cards": cards, "from": source}
-    if indexes is not None:
-        data["indexes"] = indexes
-    emit(events, "played", data)
+    if events is not None:
+        data: dict[str, Any] = {"seat": seat, "cards": cards, "from": source}
+        if indexes is not None:
+            data["indexes"] = indexes
+        events.append(Event("played", data))
     rank = cards[0][0]
-    drawn = refill(m, events, seat)
+    drawn = refill(m, events, seat) if m.stock and len(m.players[seat].hand) < 3 else []
     sheet = m.sheet
     again = False
     if four_on_top(m.pile):
@@ -126,7 +133,7 @@ def placed(
     elif rank == "T" and sheet.ten_burn == "always":
         burn(m, events, seat, "ten")  # P15 (fi, wikihow, et matrix): the same player plays again
         again = True
-    if check_out(m, events, seat):
+    if not m.players[seat].hand and check_out(m, events, seat):  # P22: out only with no hand left
         return
     out = seat in m.out
     if rank == "T" and not again and not out:

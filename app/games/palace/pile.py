@@ -16,6 +16,14 @@ def active_card(sheet: RuleSheet, pile: tuple[str, ...]) -> str | None:
     the last card below them; a 2 (P12) and a resetting joker leave anything open; so does an
     empty pile or a pile of transparent cards only (P13: an 8 on an empty pile).
     """
+    if not pile:
+        return None
+    top = pile[-1]
+    rank = top[0]
+    if rank == "2":
+        return None
+    if (rank != "8" and rank != "X") or (rank == "8" and not sheet.eight_transparent):
+        return top  # the usual case: the top card itself
     eight_clear = sheet.eight_transparent
     joker_clear = sheet.joker == "transparent"
     for card in reversed(pile):
@@ -63,13 +71,19 @@ def top_run(pile: tuple[str, ...]) -> tuple[str | None, int]:
 
 def four_on_top(pile: tuple[str, ...]) -> bool:
     """P16: four (or more, with two decks) cards of one rank on top burn the pile; jokers never do."""
-    rank, count = top_run(pile)
-    return rank is not None and rank != "X" and count >= 4
+    if len(pile) < 4:
+        return False
+    rank = pile[-1][0]
+    return rank != "X" and pile[-2][0] == rank and pile[-3][0] == rank and pile[-4][0] == rank
 
 
 def requirement(sheet: RuleSheet, pile: tuple[str, ...]) -> dict[str, str]:
     """The rule for the next card in words a browser can show."""
-    active = active_card(sheet, pile)
+    return next_card(sheet, active_card(sheet, pile))
+
+
+def next_card(sheet: RuleSheet, active: str | None) -> dict[str, str]:
+    """``requirement`` from the pile's active card (``active_card``)."""
     if active is None:
         return {"kind": "anything"}
     if active[0] == sheet.low_card:

@@ -12,7 +12,7 @@ its order tells nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.base import Frozen, freeze
@@ -62,6 +62,28 @@ class Player:
         )
 
 
+# The slots' own setters: ``player`` builds a ``Player`` without the frozen dataclass's
+# ``object.__setattr__`` per field, half the cost (a move builds one or two players).
+_NEW = object.__new__
+_SET_HAND, _SET_UP, _SET_DOWN, _SET_KNOWN, _SET_READY = (
+    Player.__dict__[name].__set__ for name in ("hand", "face_up", "face_down", "known", "ready")
+)
+
+
+def player(
+    hand: tuple[str, ...], face_up: tuple[str | None, ...], face_down: tuple[str | None, ...],
+    known: tuple[str, ...], ready: bool,
+) -> Player:
+    """``Player(hand, face_up, face_down, known, ready)``, the same frozen value, made faster."""
+    p: Player = _NEW(Player)
+    _SET_HAND(p, hand)
+    _SET_UP(p, face_up)
+    _SET_DOWN(p, face_down)
+    _SET_KNOWN(p, known)
+    _SET_READY(p, ready)
+    return p
+
+
 @dataclass(slots=True)
 class Table:
     """One deal. ``stock`` is top first; ``pile`` is bottom first (its last card is the top).
@@ -88,6 +110,9 @@ class Table:
     reason: str | None = None  # why the game ended: "finished" or "stalemate"
     # P5 `left_plays_lowest`: the rank the opener must play first; None once anybody has moved.
     opening_rank: str | None = None
+    # Not part of the state: the latest seat's legal moves (``listing.listed``), remembered on the
+    # finished table, which never changes; a builder (``copy``) starts without.
+    listing: tuple[int, list[Any]] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Table:
         """The builder of a move: a table sharing every (immutable) field with this one."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import fields
 from itertools import combinations
 from typing import Any
 
@@ -131,3 +132,12 @@ def test_apply_accepts_exactly_the_listed_moves() -> None:
                     assert accepted == (move in legal), (move, legal)
             calm = [a for a in legal if a["type"] not in ("pick_up", "draw")]
             t, _ = game.apply(t, seat, rng.choice(calm or legal))
+
+
+def test_a_builder_copies_every_field_and_no_listing() -> None:
+    """``Table.copy`` names every field: a field added to the table must be added there too."""
+    t = game.new(PRESETS["palace"], 3, seed="copy")
+    game.legal_actions(t, 0)  # the table now remembers a listing
+    m = t.copy()
+    for f in fields(Table):
+        assert getattr(m, f.name) is (None if f.name == "listing" else getattr(t, f.name)), f.name

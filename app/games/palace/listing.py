@@ -278,16 +278,8 @@ def canonical(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _listing(t: Table, seat: int) -> list[Action]:
-    sheet = t.sheet
-    out: list[Action]
     if seat == t.turn and type(seat) is int and t.phase == "play" and not t.decision and seat not in t.out:
-        # The seat on turn with no decision owed: the usual case, first.
-        out = plays(t, seat)  # a new list
-        if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
-            out.extend(_stuck_moves(t, seat, bool(out)))
-        if sheet.cut_in or sheet.add_drawn or sheet.four_from_hand:
-            out.extend(_out_of_turn(t, seat))
-        return out
+        return _in_play(t, seat, True)  # the seat on turn with no decision owed: the usual case, first
     if not isinstance(seat, int) or not 0 <= seat < len(t.players):
         return []
     if t.phase != "play":
@@ -300,8 +292,14 @@ def _listing(t: Table, seat: int) -> list[Action]:
         if t.decision == "burn":
             return [{"type": "burn"}, {"type": "keep"}]
         return drawn_moves(t, seat)
-    out = []
-    if seat == t.turn:
+    return _in_play(t, seat, seat == t.turn)
+
+
+def _in_play(t: Table, seat: int, on_turn: bool) -> list[Action]:
+    """A seat's moves in play with no decision owed: its turn's, then those out of turn."""
+    sheet = t.sheet
+    out: list[Action] = []
+    if on_turn:
         out = plays(t, seat)  # a new list
         if not (out and t.pile and not sheet.voluntary_pick_up):  # P10: else play, nothing more
             out.extend(_stuck_moves(t, seat, bool(out)))

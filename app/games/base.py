@@ -311,7 +311,9 @@ class Game(ABC, Generic[StateT, SheetT]):
 
     @abstractmethod
     def legal_actions(self, state: StateT, seat: int) -> list[Action]:
-        """Every move ``seat`` may make now (empty when it may not act): each passes ``check``."""
+        """Every move ``seat`` may make now (empty when it may not act): each passes ``check``. The
+        list is the caller's; the move dicts in it are the game's, which may share them between
+        listings (Palace does): read them, pass them to ``apply``, copy one to change it."""
 
     def table_actions(self, state: StateT, seat: int) -> list[Action]:
         """Moves open to ``seat`` at any time, outside the turn order (joining, leaving, sitting out,

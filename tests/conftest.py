@@ -74,7 +74,6 @@ def module_order(items: list[pytest.Item]) -> list[pytest.Item]:
     return [item for name in sorted(modules, key=weight) for item in modules[name]]
 
 
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The PostgreSQL databases this process's tests made, dropped together (tests/support.py)."""
     drop_made_databases()

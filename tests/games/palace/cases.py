@@ -9,6 +9,7 @@ from typing import Any
 from app.games.palace import PRESETS
 from tests.games.game_cases import GameCases, RoomCase
 from tests.games.palace import test_properties as props
+from tests.games.palace.helpers import random_sheets
 from tests.games.properties import PropertyCase
 
 RANKS = "23456789TJQKA"
@@ -18,7 +19,7 @@ def view_cases() -> Iterator[tuple[str, PropertyCase]]:
     for name, sheet in PRESETS.items():
         for players in sorted({2, sheet.most_players}):
             yield f"palace-{name}-{players}", props.case(sheet, players)
-    for k, (sheet, players) in enumerate(props.random_sheets(4, 7)):
+    for k, (sheet, players) in enumerate(random_sheets(4, 7)):
         yield f"palace-combo-{k}", props.case(sheet, players)
 
 

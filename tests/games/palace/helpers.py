@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Event
+from app.games.base import Event, InvalidSheet
 from app.games.palace import PRESETS, RuleSheet, game
 from app.games.palace.table import BY_RANK, Table
 
@@ -153,3 +154,19 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "no_out_on_special": [True, False],
     "after_pick_up": ["next_player", "picker"],
 }
+
+
+def random_sheets(count: int, seed: int) -> list[tuple[RuleSheet, int]]:
+    """Valid random sheets, each option value appearing many times, with a player count that fits."""
+    rng = random.Random(seed)
+    out: list[tuple[RuleSheet, int]] = []
+    while len(out) < count:
+        options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()}
+        options["most_players"] = rng.randint(2, 5)
+        options["stalemate_moves"] = rng.choice([50, 300])
+        try:
+            sheet = game.sheet(options)
+        except InvalidSheet:
+            continue
+        out.append((sheet, rng.randint(2, sheet.most_players)))
+    return out

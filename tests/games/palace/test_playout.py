@@ -21,29 +21,15 @@ import random
 
 import pytest
 
-from app.games.base import InvalidSheet
 from app.games.palace import PRESETS, RuleSheet, game, playout, record
 from app.games.palace.table import Table
-from tests.games.palace.helpers import OPTION_VALUES
+from tests.games.palace.helpers import random_sheets
 from tests.games.playouts import Disagree, mostly, same
 
 GAMES = int(os.environ.get("PALACE_PLAYOUT_GAMES", "60"))
 CHUNKS = 4
 
 
-
-
-def random_sheet(rng: random.Random) -> tuple[RuleSheet, int]:
-    """A valid sheet with every option drawn, and a player count that fits it."""
-    while True:
-        options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()}
-        options["most_players"] = rng.randint(2, 5)
-        options["stalemate_moves"] = rng.choice([50, 300])
-        try:
-            sheet = game.sheet(options)
-        except InvalidSheet:
-            continue
-        return sheet, rng.randint(2, sheet.most_players)
 
 
 # Mostly moves that keep the game going (drawing and picking up the pile prolong it); now and then
@@ -101,7 +87,7 @@ def test_presets_agree_move_by_move(preset: str, players: int) -> None:
 
 def _random_games(chunk: int, count: int) -> None:
     for seed in range(chunk, count, CHUNKS):
-        sheet, players = random_sheet(random.Random(seed))
+        sheet, players = random_sheets(1, seed)[0]
         play_both(sheet, players, seed)
 
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from app.games.base import IllegalAction, InvalidSheet
+from app.games.base import IllegalAction
 from app.games.palace import PRESETS, RuleSheet, game
 from app.games.palace.table import Table
-from tests.games.palace.helpers import OPTION_VALUES, all_cards, known_is_subset, visible_cards
+from tests.games.palace.helpers import all_cards, known_is_subset, random_sheets, visible_cards
 from tests.games.properties import PropertyCase, cards_in, play_random_game
 
 # About 30 s on its own: the parallel run starts it first (tests/conftest.py).
@@ -41,22 +41,6 @@ def property_case() -> PropertyCase:
 
 def case(sheet: RuleSheet, players: int) -> PropertyCase:
     return PropertyCase(game, sheet, players, visible_cards, all_cards, max_moves=6000, discourage=discourage)
-
-
-def random_sheets(count: int, seed: int) -> list[tuple[RuleSheet, int]]:
-    """Valid random sheets, each option value appearing many times, with a player count that fits."""
-    rng = random.Random(seed)
-    out: list[tuple[RuleSheet, int]] = []
-    while len(out) < count:
-        options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()}
-        options["most_players"] = rng.randint(2, 5)
-        options["stalemate_moves"] = rng.choice([50, 300])
-        try:
-            sheet = game.sheet(options)
-        except InvalidSheet:
-            continue
-        out.append((sheet, rng.randint(2, sheet.most_players)))
-    return out
 
 
 PRESET_CASES = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from app.games.base import IllegalAction
 from app.games.palace import game
 from app.games.palace.table import Player, Table
-from tests.games.palace.helpers import deal, kinds, play, sheet, visible_cards
+from tests.games.palace.helpers import deal, kinds, play, random_sheets, sheet, visible_cards
 
 
 def phase_two(**options: object) -> Table:
@@ -334,3 +335,29 @@ def test_p23_pass_when_only_a_forbidden_last_card_and_an_empty_pile() -> None:
     assert game.timeout_action(t, 0) == {"type": "pass"}
     t, events = play(t, 0, {"type": "pass"})
     assert kinds(events) == ["passed"] and t.turn == 1
+
+
+def _progress(t: Table) -> tuple[int, int, int, int]:
+    """The stalemate rule's progress as docs/rules/palace.md defines it: the stock, the burned
+    cards, the table cards and the seats out (the engine reads it from the move instead)."""
+    return len(t.stock), len(t.burned), sum(p.table_count() for p in t.players), len(t.out)
+
+
+def test_stalemate_count_follows_its_definition_move_by_move() -> None:
+    """Over random sheets and games: after every move in play the count is 0 exactly when the
+    stock, the burned cards, the table cards or the seats out changed, else one more."""
+    rng = random.Random(25)
+    checked = 0
+    for seed, (s, players) in enumerate(random_sheets(12, 25)):
+        t = game.new(s, players, seed=f"stalemate-{seed}")
+        for _ in range(600):
+            if t.phase == "over":
+                break
+            seat = rng.choice(game.to_act(t))
+            before = t
+            t, _ = game.apply(t, seat, rng.choice(game.legal_actions(t, seat)))
+            if before.phase == "play" and t.phase == "play":
+                progressed = _progress(t) != _progress(before)
+                assert t.idle == (0 if progressed else before.idle + 1), (seed, checked)
+                checked += 1
+    assert checked > 1000

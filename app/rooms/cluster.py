@@ -32,7 +32,7 @@ from app.rooms.errors import RoomError, refusal_fields
 from app.rooms.members import RoomGone, Subscriber
 from app.rooms.room import Room
 from app.store import queries
-from app.store.notify import HAND_MAX_BYTES, Listener, hand, notify
+from app.store.notify import HAND_MAX_BYTES, Listener, Notifier
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,8 @@ class Cluster:
                                      self._remote_change, self._hand_received)
         # Leases only where several instances can share the database (PostgreSQL).
         self.leases = self.listener is not None
+        # Hand-overs, answers and presence (with leases only: it connects at its first word).
+        self.notifier = Notifier(engine.url.render_as_string(hide_password=False))
         self._lease_task: asyncio.Task[None] | None = None
         # Messages handed to an owner and not yet answered: (room, member, message id) -> the
         # socket and the message's kind.
@@ -143,6 +145,7 @@ class Cluster:
             await self.listener.stop()
         if self._sender is not None:
             self._sender.cancel()
+        await self.notifier.close()
 
     async def take_lease(self, room_id: str) -> int | None:
         """The room's lease for this instance when nobody holds it (its epoch), else None."""
@@ -213,8 +216,7 @@ class Cluster:
         key = (room_id, sub.member_id, msg_id)
         self._handed[key] = (sub, op)
         try:
-            async with self.engine.begin() as conn:
-                await hand(conn, message)
+            await self.notifier.hand(message)
         except Exception:
             log.exception("handing a message of room %s to its owner failed", room_id)
             self._handed.pop(key, None)
@@ -245,10 +247,9 @@ class Cluster:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._joins[join_id] = future
         try:
-            async with self.engine.begin() as conn:
-                await hand(conn, {"to": owner, "from": self.instance, "kind": "request", "room": room.id,
-                                  "member": 0, "op": "join", "id": join_id,
-                                  "body": {"name": name, "seat": seat}})
+            await self.notifier.hand({"to": owner, "from": self.instance, "kind": "request", "room": room.id,
+                                      "member": 0, "op": "join", "id": join_id,
+                                      "body": {"name": name, "seat": seat}})
             return await asyncio.wait_for(future, HAND_WAIT_SECONDS)
         except TimeoutError:
             raise RoomError("room_moving", "The room is moving to another server; try again in a "
@@ -262,8 +263,7 @@ class Cluster:
         if owner is None or owner == self.instance:
             return
         with contextlib.suppress(Exception):
-            async with self.engine.begin() as conn:
-                await hand(conn, {"to": owner, "from": self.instance, "kind": "want", "room": room_id})
+            await self.notifier.hand({"to": owner, "from": self.instance, "kind": "want", "room": room_id})
 
     async def _give_up(self, room_id: str, to: str) -> None:
         room = self.rooms.get(room_id)
@@ -277,8 +277,7 @@ class Cluster:
             room.arm_timer()  # stops its timers and bots
         log.info("room %s: given up to %s, where its sockets are", room_id, to)
         with contextlib.suppress(Exception):
-            async with self.engine.begin() as conn:
-                await hand(conn, {"to": to, "from": self.instance, "kind": "released", "room": room_id})
+            await self.notifier.hand({"to": to, "from": self.instance, "kind": "released", "room": room_id})
 
     async def take_released(self, room_id: str) -> None:
         room = self.rooms.get(room_id)
@@ -377,8 +376,7 @@ class Cluster:
             answer["error"] = {"code": "room_moving", "status": 503, "retry_after": 1,
                                "message": "The room is moving to another server; try again in a moment."}
         try:
-            async with self.engine.begin() as conn:
-                await hand(conn, answer)
+            await self.notifier.hand(answer)
         except Exception:
             log.exception("answering a handed join of room %s failed", room_id)
 
@@ -424,9 +422,8 @@ class Cluster:
         try:
             for chunk in chunks:
                 if chunk:
-                    async with self.engine.begin() as conn:
-                        await hand(conn, {"to": "*", "from": self.instance, "kind": "presence",
-                                          "rooms": chunk})
+                    await self.notifier.hand({"to": "*", "from": self.instance, "kind": "presence",
+                                              "rooms": chunk})
         except Exception:
             log.exception("telling the other instances who is connected failed")
 
@@ -445,8 +442,7 @@ class Cluster:
 
         async def send() -> None:
             try:
-                async with self.engine.begin() as conn:
-                    await hand(conn, {"to": "*", "from": self.instance, **message})
+                await self.notifier.hand({"to": "*", "from": self.instance, **message})
             except Exception:
                 log.exception("telling the other instances %s failed", what)
 
@@ -468,7 +464,7 @@ class Cluster:
 
     def send_reply(self, to: str, room_id: str, member_id: int, msg_id: str, text_out: str) -> None:
         """Answer a handed message. Answers go out in the order given, those of one moment in one
-        transaction (a socket that sent several messages gets their answers in order)."""
+        statement (a socket that sent several messages gets their answers in order)."""
         self._outbox.append({"to": to, "kind": "reply", "room": room_id, "member": member_id,
                              "id": msg_id, "text": text_out})
         if self._sender is None or self._sender.done():
@@ -478,14 +474,11 @@ class Cluster:
         while self._outbox:
             batch, self._outbox = self._outbox, []
             try:
-                async with self.engine.begin() as conn:
-                    for message in batch:
-                        await hand(conn, message)
+                # Handed all at once, in order: the notifier sends them in one statement.
+                await asyncio.gather(*(self.notifier.hand(message) for message in batch))
             except Exception:
                 log.exception("answering %d handed messages failed", len(batch))
 
-
     async def announce_now(self, room_id: str) -> None:
         if self.listener is not None:
-            async with self.engine.begin() as conn:
-                await notify(conn, self.instance, [room_id])
+            await self.notifier.rooms_changed(self.instance, [room_id])

@@ -58,7 +58,9 @@ async def catch_up(room: RoomCore) -> None:
         # Not a contiguous tail (never expected: log entries are never deleted): rebuild.
         await _rebuild(room, entries)
         return
-    before_room = room.room_message(True)
+    before_room = _told(room)
+    results = len(room.results or ())
+    status = room.status
     before_roles = {m.id: (m.status, m.seat, m.id == room.host_member) for m in room.members.values()}
     room.take_row(news.room)  # the entries may deal under the row's sheet
     try:
@@ -75,16 +77,26 @@ async def catch_up(room: RoomCore) -> None:
     changed = {m.id for m in room.members.values()
                if before_roles.get(m.id) != (m.status, m.seat, m.id == room.host_member)}
     _tell_members(room, changed, bool(entries))
-    if room.room_message(True) != before_room:
+    if _told(room) != before_room or len(room.results or ()) != results:
         room.room_changed = True
     if entries:
         room.publish_state(entries)
     elif room.room_changed:
         room.publish_room()
     _take_chat(room, news.chat)
-    if entries or room.room_changed:
+    if room.status != status:
         room.cluster.status_changed()
     room.arm_timer()
+
+
+def _told(room: RoomCore) -> tuple[Any, ...]:
+    """What a ``room`` message tells of the room row and the members. A move changes none of it,
+    so a copy catching up on moves sends no room message, just as the owner sends none after a
+    move (``RoomCore.room_changed``); before, every move made elsewhere cost each socket here a
+    whole room message, and building the message twice was a third of a catch-up's work."""
+    return (room.status, room.capacity, room.approval, room.players, room.game_no, room.deal_version,
+            room.host_member, room.sheet_json,
+            tuple((m.id, m.name, m.status, m.seat, m.wanted_seat) for m in room.members.values()))
 
 
 async def _rebuild(room: RoomCore, entries: list[LogEntry]) -> None:

@@ -41,10 +41,72 @@ async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) 
                            {"channel": CHANNEL, "payload": " ".join([instance, *ids[start:start + 200]])})
 
 
-async def hand(conn: AsyncConnection, message: dict[str, Any]) -> None:
-    """Send a hand-over message (its ``to`` names the instance it is for)."""
-    await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                       {"channel": HAND_CHANNEL, "payload": json_codec.dumps(message)})
+# Several notifications in one statement, in the order of the arrays.
+_NOTIFY_ALL = "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)"
+
+
+class Notifier:
+    """Sends this instance's notifications outside commits (moves and joins handed to an owner, its
+    answers, presence, a room changed outside a move) on one connection of its own, those of one
+    moment in one statement: each was a pooled connection, a transaction and three round trips, for
+    every move a socket here made in a room another instance owns. They go out in the order sent
+    (one statement's notifications in its order, then the next statement's)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url.replace("postgresql+asyncpg://", "postgresql://")
+        self._waiting: list[tuple[str, str, asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
+        self._conn: Any = None
+
+    async def hand(self, message: dict[str, Any]) -> None:
+        """Send a hand-over message (its ``to`` names the instance it is for); raises if it could
+        not be sent."""
+        await self._send(HAND_CHANNEL, json_codec.dumps(message))
+
+    async def rooms_changed(self, instance: str, room_ids: Iterable[str]) -> None:
+        """Tell the other instances these rooms changed (as a commit's notification does)."""
+        ids = sorted(set(room_ids))
+        for start in range(0, len(ids), 200):
+            await self._send(CHANNEL, " ".join([instance, *ids[start:start + 200]]))
+
+    async def _send(self, channel: str, payload: str) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((channel, payload, future))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send_waiting())
+        await future
+
+    async def _send_waiting(self) -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                if self._conn is None or self._conn.is_closed():
+                    self._conn = await asyncpg.connect(self.url)
+                await self._conn.execute(_NOTIFY_ALL, [c for c, _, _ in batch], [p for _, p, _ in batch])
+            except Exception as error:
+                await self._drop()
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_result(None)
+
+    async def _drop(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+        self._conn = None
+
+    async def close(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+        await self._drop()
 
 
 class Listener:
@@ -88,7 +150,7 @@ class Listener:
             self.on_hand(message)
 
     async def _run(self) -> None:
-        import asyncpg  # type: ignore[import-untyped]
+        import asyncpg
 
         while True:
             try:

@@ -36,6 +36,7 @@ from app.store.rooms import (
     load_room,
     room_ids,
     room_news,
+    room_news_statements,
     timed_room_ids,
     touch_room,
     update_room,
@@ -50,6 +51,6 @@ __all__ = [
     "create_room", "delete_rooms", "delete_unused_members", "delete_unused_sheets", "expired_room_ids",
     "find_msg", "game_log", "game_log_from", "game_results", "get_sheet", "insert_sheet", "list_sheets",
     "load_room", "log", "log_range", "log_since", "members", "release_leases", "renew_leases", "room_ids",
-    "room_news", "rooms", "server_key", "server_keys", "sheets", "snapshots", "store_fair_pending",
-    "take_leases", "timed_room_ids", "touch_room", "update_member", "update_room",
+    "room_news", "room_news_statements", "rooms", "server_key", "server_keys", "sheets", "snapshots",
+    "store_fair_pending", "take_leases", "timed_room_ids", "touch_room", "update_member", "update_room",
 ]

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, insert, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import json_codec
 from app.store.log_entries import LogEntry, entry_of
 from app.store.tables import chat, log, members, rooms, snapshots
 
@@ -146,6 +147,15 @@ async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: i
                     ) -> RoomNews | None:
     """The room row, its members, every log entry after version ``after`` (oldest first) and the
     chat lines after the one of id ``chat_after``: one instance catching up on another's changes."""
+    if engine.dialect.name == "postgresql":
+        return await _room_news_pg(engine, room_id, after, chat_after, chat_rows)
+    return await room_news_statements(engine, room_id, after, chat_after, chat_rows)
+
+
+async def room_news_statements(engine: AsyncEngine, room_id: str, after: int, chat_after: int,
+                               chat_rows: int = 30) -> RoomNews | None:
+    """``room_news`` read by one statement per table (SQLite; PostgreSQL's answer is checked
+    against it)."""
     async with engine.connect() as conn:
         found = await _room_and_members(conn, room_id)
         if found is None:
@@ -162,3 +172,33 @@ async def room_news(engine: AsyncEngine, room_id: str, after: int, chat_after: i
             .order_by(chat.c.id.desc()).limit(chat_rows))).mappings().all()
     return RoomNews(room=dict(room), members=[dict(m) for m in people],
                     entries=[entry_of(row) for row in tail], chat=[dict(c) for c in reversed(talk)])
+
+
+# PostgreSQL: a follower catches up after every move of a room it shares, so its news come in one
+# statement (one round trip, no transaction to open and close, and the row, the members and the
+# log from one snapshot: members never newer or older than the entries they are read with).
+_PG_NEWS = text(
+    "SELECT json_build_object("
+    " 'room', row_to_json(r),"
+    " 'members', (SELECT coalesce(json_agg(m ORDER BY m.id), '[]') FROM members m WHERE m.room_id = r.id),"
+    " 'log', (SELECT coalesce(json_agg(l ORDER BY l.version), '[]') FROM log l"
+    "  WHERE l.room_id = r.id AND l.version > :after AND l.version <= r.version),"
+    " 'chat', (SELECT coalesce(json_agg(c ORDER BY c.id), '[]') FROM"
+    "  (SELECT id, room_id, seat, name, text, at FROM chat WHERE room_id = r.id AND id > :chat_after"
+    "   ORDER BY id DESC LIMIT :chat_rows) c)"
+    ")::text FROM rooms r WHERE r.id = :room_id")
+
+
+async def _room_news_pg(engine: AsyncEngine, room_id: str, after: int, chat_after: int, chat_rows: int
+                        ) -> RoomNews | None:
+    async with engine.connect() as conn:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        found = (await conn.execute(_PG_NEWS, {"room_id": room_id, "after": after, "chat_after": chat_after,
+                                               "chat_rows": chat_rows})).scalar()
+    if found is None:
+        return None
+    news = json_codec.loads(found)
+    entries = [LogEntry(version=row["version"], game_no=row["game_no"], kind=row["kind"], seat=row["seat"],
+                        action=row["action"], events=row["events"], member_id=row["member_id"],
+                        msg_id=row["msg_id"]) for row in news["log"]]
+    return RoomNews(room=news["room"], members=news["members"], entries=entries, chat=news["chat"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import IntegrityError
@@ -165,3 +166,57 @@ async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_chan
         finally:
             await conn.close()
             await eng.dispose()
+
+
+@needs_postgres
+async def test_a_rooms_news_in_one_statement_are_what_each_table_holds() -> None:
+    """PostgreSQL's one-statement news (what a follower reads after every move of a room it shares)
+    hold the same room row, members, log entries and chat lines as reading each table, after a
+    deal with seats, moves with private events, a lease, a fair round and chat; an unknown room
+    has none."""
+    async with fresh_postgres() as url:
+        eng = make_engine(url)
+        await upgrade(eng)
+        try:
+            room = await _room(eng)
+            record = await queries.load_room(eng, room)
+            assert record is not None
+            member = record.members[0]["id"]
+            hand = {"cards": ["7♠", "Q♥"], "note": "ütle «jää»"}
+            private: list[dict[str, Any]] = [{"type": "hand", "data": hand, "audience": [1]},
+                                             {"type": "played", "data": {"seat": 1, "at": 0.1 + 0.2},
+                                              "audience": None}]
+            clock = {"status": "playing", "deadline": 1000.125, "turn_start": 990.5, "banks": {"0": 7.5}}
+            async with eng.begin() as conn:
+                await queries.append(conn, room, 0, [LogEntry(1, 1, "deal", None, {"seed": "ab"}, private)],
+                                     {**clock, "game_no": 1, "players": 2, "deal_version": 1},
+                                     (1, 1, {"s": 1}), {member: 1})
+                await queries.append_many(conn, [queries.Commit(room, 1, [
+                    LogEntry(2, 1, "move", 1, {"type": "x"}, private, member, "m-1"),
+                    LogEntry(3, 1, "timeout", 0, {"type": "y"}, [], None, None)], clock)])
+            await queries.take_leases(eng, "me", [room], 30)
+            pending = {"commitment": "c", "contributions": {"1": "x"}}
+            await queries.store_fair_pending(eng, room, pending, None)
+            for i in range(4):
+                await queries.add_chat(eng, room, None if i % 2 else 1, "Kati", f"line {i}", i + 0.5, keep=30)
+            for after, chat_after in ((0, 0), (1, 2), (3, 0), (5, 9)):
+                one = await queries.room_news(eng, room, after, chat_after, chat_rows=3)
+                each = await queries.room_news_statements(eng, room, after, chat_after, chat_rows=3)
+                assert one is not None and each is not None
+                assert one.entries == each.entries
+                assert one.chat == each.chat
+                # Timestamps apart (text in one, datetime in the other): nobody reads them from news.
+                assert _without_created(one.room) == _without_created(each.room)
+                assert list(map(_without_created, one.members)) == list(map(_without_created, each.members))
+            last = await queries.room_news(eng, room, 3, 0)
+            assert last is not None and last.entries == [] and last.room["lease_owner"] == "me"
+            first = await queries.room_news(eng, room, 0, 0)
+            assert first is not None and [e.version for e in first.entries] == [1, 2, 3]
+            assert first.members[0]["seat"] == 1 and first.members[0]["seat_since"] == 1
+            assert await queries.room_news(eng, "no-such-room", 0, 0) is None
+        finally:
+            await eng.dispose()
+
+
+def _without_created(row: dict[str, object]) -> dict[str, object]:
+    return {key: value for key, value in row.items() if key != "created_at"}

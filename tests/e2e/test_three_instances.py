@@ -15,13 +15,15 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.rooms.entries import event_json, visible
+from app.rooms.tokens import hash_token
 from app.store import queries
 from app.store.db import make_engine
 from tests.e2e.client import TIMEOUT, Client, choose, room_message
-from tests.support import ServerProcess, free_port, fresh_postgres, needs_postgres
+from tests.e2e.relay import SlowAnswers
+from tests.support import ServerProcess, fresh_postgres, needs_postgres
 
-# About 20 s on its own: the parallel run starts it first (tests/conftest.py).
-pytestmark = pytest.mark.heavy(20)
+# About 60 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(60)
 
 LIFTED = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
 # Moves made in each room before its sockets' events are checked: the swap phase (every seat may
@@ -183,44 +185,6 @@ QUICK_BOTS = {"HOUSERULES_BOT_DELAY_MIN": "0", "HOUSERULES_BOT_DELAY_MAX": "0"}
 SLOW_ANSWERS = 0.03
 
 
-class SlowAnswers:
-    """A TCP relay to PostgreSQL that holds every chunk of the server's answers for ``delay``."""
-
-    def __init__(self, host: str, port: int, delay: float) -> None:
-        self.host, self.port, self.delay = host, port, delay
-        self.listen_port = free_port()
-        self.server: asyncio.Server | None = None
-        self.pipes: set[asyncio.Task[None]] = set()
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.listen_port)
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
-        for pipe in (self._pipe(reader, up_writer, 0.0), self._pipe(up_reader, writer, self.delay)):
-            task = asyncio.create_task(pipe)
-            self.pipes.add(task)
-            task.add_done_callback(self.pipes.discard)
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float) -> None:
-        try:
-            while chunk := await reader.read(65536):
-                if delay:
-                    await asyncio.sleep(delay)
-                writer.write(chunk)
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
-
-    async def stop(self) -> None:
-        if self.server is not None:
-            self.server.close()
-        for task in list(self.pipes):
-            task.cancel()
-
-
 async def _keep_moving(player: Client, done: asyncio.Event, rng: random.Random) -> None:
     """A person who moves as soon as it may, from the newest state it has, until ``done``."""
     while not done.is_set():
@@ -328,5 +292,163 @@ async def test_an_instance_that_loads_a_room_while_its_owner_commits_tells_its_s
             assert problems == [], "\n".join(problems)
         finally:
             # From threads: the third one's shutdown goes through the relay on this event loop.
+            await asyncio.gather(*(asyncio.to_thread(server.stop) for server in servers))
+            await relay.stop()
+
+
+# The membership test's stretch: the versions after the deal at which the host frees a seat and a
+# newcomer takes it, and the last version played (a random game may run long).
+CHANGES_AT = (10, 30)
+PLAY_UNTIL = 120
+# The third instance hears the others' notifications this much later than they are sent (its reads
+# are not slowed): a newcomer's socket may come to it before the owner's word of the join does.
+LATE_NEWS = 0.04
+
+
+def _played_to(version: int) -> Callable[[dict[str, Any]], bool]:
+    """The game has reached ``version``, or its end."""
+    return lambda state: bool(state["version"] >= version or state["outcome"] is not None)
+
+
+async def _seat_newcomer(via: ServerProcess, to: ServerProcess, room: str, seat: int, name: str) -> Client:
+    """A newcomer joins through ``via`` (which hands the join to the owner) and opens its socket on
+    ``to`` at once, without waiting for ``to`` to hear of the join from the owner."""
+    joined = await _join(via.http, room, name)
+    assert joined["seat"] == seat, joined
+    client = Client(to.ws, room, joined["token"])
+    try:
+        await client.connect()
+    except ConnectionError:
+        refused = [r.message for r in client.received]
+        raise AssertionError(f"{name}'s socket on {to.ws} was refused: {refused}") from None
+    return client
+
+
+class Table:
+    """A room's sockets and their movers: each seat's socket moves until its own ``done``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.sockets: list[Client] = []
+        self.movers: dict[int, tuple[asyncio.Event, asyncio.Task[None]]] = {}
+
+    def move(self, seat: int, player: Client) -> None:
+        done = asyncio.Event()
+        task = asyncio.create_task(_keep_moving(player, done, random.Random(self.rng.random())))
+        self.movers[seat] = (done, task)
+
+    async def stop(self, seat: int) -> None:
+        done, task = self.movers.pop(seat)
+        done.set()
+        await task
+
+    async def stop_all(self) -> None:
+        for seat in list(self.movers):
+            await self.stop(seat)
+
+
+async def _membership_changes(servers: list[ServerProcess], room: str, host_token: str,
+                              table: Table) -> bool:
+    """The room's seats taken through one follower and connected to the other at once, the game
+    started straight after the last, and twice during it a seat freed by the host and taken by a
+    newcomer the same way; the game played by every seat at once up to its end (or ``PLAY_UNTIL``).
+    Whether a seat changed hands before the end."""
+    first, second, third = servers
+    host = Client(first.ws, room, host_token)
+    await host.connect()  # A owns the room
+    admin = Client(first.ws, room, host_token)  # the host's operations, beside its moves
+    await admin.connect()
+    table.sockets += [host, admin, Client(second.ws, room, None), Client(third.ws, room, None)]
+    for client in table.sockets[2:]:
+        await client.connect()  # B and C follow the room from here on
+    players = [host]
+    for seat, via, to in ((1, second, third), (2, third, second), (3, second, third)):
+        players.append(await _seat_newcomer(via, to, room, seat, f"P{seat}"))
+    table.sockets += players[1:]
+    assert (await admin.host("start"))["type"] == "ack"
+    deal = (await admin.wait_state(lambda s: s["view"] is not None))["version"]
+    for seat, player in enumerate(players):
+        table.move(seat, player)
+    kicked = False
+    for at, (seat, via, to) in zip(CHANGES_AT, ((2, third, second), (1, second, third)), strict=True):
+        await admin.wait_state(_played_to(deal + at), timeout=60)
+        if admin.state is not None and admin.state["outcome"] is not None:
+            break
+        await table.stop(seat)
+        assert (await admin.host("kick", seat=seat))["type"] == "ack"
+        kicked = True
+        newcomer = await _seat_newcomer(via, to, room, seat, f"N{seat}")
+        table.sockets.append(newcomer)
+        table.move(seat, newcomer)
+    await admin.wait_state(_played_to(PLAY_UNTIL), timeout=120)
+    await table.stop_all()
+    return kicked
+
+
+def _socket_problems(client: Client, entries: list[Any], deal: int, seat: int | None, since: int,
+                     whole: bool) -> list[str]:
+    """What the socket missed, got twice or out of order of the events its seat may see (held
+    since ``since``); a kicked member's socket (not ``whole``) may stop early, at its kick."""
+    problems = []
+    versions = [v for v in _state_versions(client) if v >= deal]
+    if versions != sorted(set(versions)):
+        problems.append(f"seat {seat}: a state came twice or out of order: {versions}")
+    expected = [event_json(entry, row) for entry in entries if entry.version >= deal
+                for row in entry.events if visible(row, seat, entry.version, since)]
+    got = [event for event in _events_of(client) if int(event["version"]) >= deal]
+    if got != (expected if whole else expected[:len(got)]):
+        missing = [(e["version"], e["type"]) for e in expected if e not in got]
+        extra = [(e["version"], e["type"]) for e in got if e not in expected]
+        problems.append(f"seat {seat} (since {since}) on {client.base}: {len(missing)} events missing "
+                        f"{missing}, {len(extra)} extra {extra}")
+    return problems
+
+
+@needs_postgres
+async def test_private_events_reach_their_seat_on_every_instance_of_three(tmp_path: Path) -> None:
+    """A room owned by A, its seats joined through one of the followers B and C and connected to the
+    other at once, started straight after the last join, spectators on B and C; twice during the
+    game the host frees a seat and a newcomer takes it, joined through one follower and connected
+    to the other at once. C hears the other instances' news late, so a newcomer's socket may reach
+    it before the word of the join. Every socket gets exactly the events its seat may see (a
+    newcomer's private ones from its joining on), once and in order; a kicked member's up to its
+    kick."""
+    rng = random.Random(33)
+    async with fresh_postgres() as url:
+        parsed = make_url(url)
+        relay = SlowAnswers(parsed.host or "127.0.0.1", parsed.port or 5432, LATE_NEWS, news_only=True)
+        await relay.start()
+        slow_url = parsed.set(host="127.0.0.1", port=relay.listen_port).render_as_string(hide_password=False)
+        servers = [ServerProcess(tmp_path, url, **LIFTED).start() for _ in range(2)]
+        try:
+            servers.append(await asyncio.to_thread(ServerProcess(tmp_path, slow_url, **LIFTED).start))
+            async with httpx.AsyncClient(base_url=servers[0].http, timeout=TIMEOUT) as http:
+                made = await http.post("/api/rooms", json={"game": "palace", "name": "Kati", "seats": 4,
+                                                           "preset": "hiina-turakas"})
+                assert made.status_code == 201, made.text
+            room = made.json()["room"]
+            table = Table(rng)
+            try:
+                kicked = await _membership_changes(servers, room, made.json()["token"], table)
+            finally:
+                await table.stop_all()
+            entries, record = await log_and_record(url, room)
+            deal = next(e.version for e in entries if e.kind == "deal")
+            final = entries[-1].version
+            by_token = {m["token_hash"]: m for m in record.members}
+            problems: list[str] = []
+            for client in table.sockets:
+                member = by_token.get(hash_token(client.token)) if client.token is not None else None
+                whole = member is None or member["status"] == "seated"
+                seat = None if member is None else member["seat"]
+                # A kicked member held the seat from the deal; the others since their record says.
+                since = deal if not whole else 0 if member is None else member.get("seat_since") or 0
+                if whole:
+                    await client.wait_version(final)
+                problems += _socket_problems(client, entries, deal, seat, since, whole)
+            for client in table.sockets:
+                await client.close()
+            assert kicked and problems == [], "\n".join(problems)
+        finally:
             await asyncio.gather(*(asyncio.to_thread(server.stop) for server in servers))
             await relay.stop()

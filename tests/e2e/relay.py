@@ -1,0 +1,66 @@
+"""A TCP relay between a server instance and PostgreSQL that holds the database's answers back: an
+instance that reads slowly (a busy machine), or one that hears the other instances' news late."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.store.queries import LISTENER_APP
+from tests.support import free_port
+
+
+class SlowAnswers:
+    """Holds every chunk of the database's answers for ``delay`` seconds: on every connection, or
+    with ``news_only`` only on the instance's LISTEN connection (named by ``LISTENER_APP`` in its
+    startup message), so its reads are quick but other instances' notifications come late."""
+
+    def __init__(self, host: str, port: int, delay: float, news_only: bool = False) -> None:
+        self.host, self.port, self.delay, self.news_only = host, port, delay, news_only
+        self.listen_port = free_port()
+        self.server: asyncio.Server | None = None
+        self.pipes: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.listen_port)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
+        # The delay of this connection's answers, set once its startup message is seen.
+        held = [0.0 if self.news_only else self.delay]
+        for pipe in (self._ask(reader, up_writer, held), self._answer(up_reader, writer, held)):
+            task = asyncio.create_task(pipe)
+            self.pipes.add(task)
+            task.add_done_callback(self.pipes.discard)
+
+    async def _ask(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, held: list[float]
+                   ) -> None:
+        listener = LISTENER_APP.encode()
+        try:
+            while chunk := await reader.read(65536):
+                if self.news_only and listener in chunk:
+                    held[0] = self.delay
+                writer.write(chunk)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, held: list[float]
+                      ) -> None:
+        try:
+            while chunk := await reader.read(65536):
+                if held[0]:
+                    await asyncio.sleep(held[0])
+                writer.write(chunk)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in list(self.pipes):
+            task.cancel()

@@ -135,12 +135,15 @@ class BotDriver:
         self.arm_alarm()
         self._share_forced(again=True)
 
-    def takeover_at(self, member: Member) -> float | None:
-        """When a bot stands in for this away person (None: never, or they are connected)."""
+    def takeover_at(self, member: Member, connected: set[int] | None = None) -> float | None:
+        """When a bot stands in for this away person (None: never, or they are connected);
+        ``connected``: the room's connected members, when the caller has them at hand."""
         if member.id in self.forced:
             return self.since
         wait = takeover_seconds(self.room)
-        if wait <= 0 or member.id in self.connected_members():
+        if wait <= 0:
+            return None
+        if member.id in (self.connected_members() if connected is None else connected):
             return None
         return self.away_since.get(member.id, self.since) + wait
 
@@ -170,21 +173,25 @@ class BotDriver:
         self.arm_alarm()
         self.room.publish_room()
 
-    def arm_alarm(self) -> None:
+    def arm_alarm(self, seated: dict[int, Member] | None = None) -> None:
         """A ``room`` message at the end of the next countdown of a running game."""
         room = self.room
         moments: list[float] = []
-        if room.status == "playing" and room.state is not None:
-            for member in room.seated().values():
+        if room.status == "playing" and room.state is not None and (
+                self.forced or takeover_seconds(room) > 0):
+            connected = self.connected_members()
+            for member in (room.seated() if seated is None else seated).values():
                 if bot_level(member) is None:
-                    start = self.takeover_at(member)
+                    start = self.takeover_at(member, connected)
                     if start is not None:
                         moments.append(start)
         self.alarm.arm(moments)
 
-    def driver_of(self, seat: int) -> tuple[str, float] | None:
-        """(level, the time from which the bot may play) for a seat played by bot, else None."""
-        member = self.room.seated().get(seat)
+    def driver_of(self, seat: int, seated: dict[int, Member] | None = None,
+                  connected: set[int] | None = None) -> tuple[str, float] | None:
+        """(level, the time from which the bot may play) for a seat played by bot, else None;
+        ``seated`` and ``connected``: the room's, when the caller has them at hand."""
+        member = (self.room.seated() if seated is None else seated).get(seat)
         if member is None:
             return None
         level = bot_level(member)
@@ -192,16 +199,19 @@ class BotDriver:
             if leaving(member) and seat_open(self.room, seat):
                 return None  # cashed out: it leaves the room, it does not sit down again
             return level, 0.0
-        start = self.takeover_at(member)
+        start = self.takeover_at(member, connected)
         return None if start is None else (DEFAULT_LEVEL, start)
 
     def stand_ins(self) -> set[int]:
         """Seats of people that a bot plays now."""
         now = time.time()
-        out = set()
-        for seat, member in self.room.seated().items():
+        out: set[int] = set()
+        if not self.forced and takeover_seconds(self.room) <= 0:
+            return out  # nobody is stood in for (most rooms)
+        seated, connected = self.room.seated(), self.connected_members()
+        for seat, member in seated.items():
             if bot_level(member) is None:
-                driver = self.driver_of(seat)
+                driver = self.driver_of(seat, seated, connected)
                 if driver is not None and driver[1] <= now:
                     out.add(seat)
         return out
@@ -303,10 +313,10 @@ class BotDriver:
         """Arm one timer for the next bot move, if any seat to act is played by bot."""
         self.cancel()
         room = self.room
-        self.arm_alarm()
+        seated = room.seated()
+        self.arm_alarm(seated)
         if not room.owns():
             return  # the instance that owns the room runs its bots
-        seated = room.seated()
         bots_here = False
         for member in seated.values():
             if member.token_hash.startswith(PREFIX):
@@ -323,8 +333,9 @@ class BotDriver:
         settings = room.settings
         now = time.time()
         due: float | None = None
-        for seat in room.seated():
-            driver = self.driver_of(seat)
+        connected = self.connected_members()
+        for seat in seated:
+            driver = self.driver_of(seat, seated, connected)
             if driver is None:
                 continue
             start = driver[1]

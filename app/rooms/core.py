@@ -26,12 +26,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.games.base import Game, IllegalAction, RuleSheetBase, Sentence
 from app.rooms import clock, metrics
+from app.rooms.bounds import is_token
 from app.rooms.entries import apply_entry, dumps, event_json, visible
 from app.rooms.errors import RoomError, refusal_fields
 from app.rooms.fairness import Fairness
 from app.rooms.limits import Bucket, whole_seconds
 from app.rooms.members import Member, Subscriber
 from app.rooms.port import BotPlanner, Cluster, Writer
+from app.rooms.tokens import hash_token
 from app.signing import Signer
 from app.store.queries import LogEntry, RoomRecord
 
@@ -167,6 +169,13 @@ class RoomCore(ABC):
     def owns(self) -> bool:
         """Whether this instance runs the room: it holds the lease, or there are no leases."""
         return self.epoch is not None or not self.cluster.leases
+
+    def stranger(self, token: str | None) -> bool:
+        """A well-formed token of no member this copy knows, on an instance that follows the room:
+        perhaps a newcomer the owner seated a moment ago (joined through another instance) whose
+        word has not reached this copy. Its caller catches up before it refuses the token."""
+        return (token is not None and not self.owns() and is_token(token)
+                and hash_token(token) not in self.by_token)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         self.cluster.spawn(coro)

@@ -109,20 +109,14 @@ def _authenticate(room: RoomCore, sub: Subscriber, token: str | None) -> None:
             raise RoomError("room_full", "Too many spectators are watching this room.", 403)
 
 
-def _unknown(room: RoomCore, token: str | None) -> bool:
-    """A well-formed token of no member this copy knows."""
-    return token is not None and is_token(token) and hash_token(token) not in room.by_token
-
-
 async def attach(room: RoomCore, sub: Subscriber, token: str | None, last_version: int | None) -> None:
     """Authenticate and subscribe; sends welcome, room, state (with missed events) and chat."""
     async with room.lock:
         if room.closed:
             raise RoomGone(room.id)
-        if not room.owns() and _unknown(room, token):
-            # Perhaps a newcomer the owner seated a moment ago (joined through another instance),
-            # whose word has not reached this copy yet: the database decides before the token is
-            # refused, and the socket then gets its seat's events like every other.
+        if room.stranger(token):
+            # The database decides before the token is refused: a newcomer's socket then gets its
+            # seat's events like every other.
             await room.catch_up()
         _authenticate(room, sub, token)
         if sub.member_id is not None:

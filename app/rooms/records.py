@@ -26,6 +26,9 @@ async def history(room: RoomCore, token: str | None) -> tuple[str, str]:
     deal (a newcomer in a vacated seat) gets the spectator's record: its deals were played, at
     least in part, by the seat's previous holder.
     """
+    if room.stranger(token):
+        async with room.lock:
+            await room.catch_up()  # a newcomer seated a moment ago, through another instance
     seat = record_holder(room, token)[0]
     names = {seat_no: m.name for seat_no, m in room.seated().items()}
     state = room.state  # states are immutable: the walk below may run while the room moves on
@@ -57,6 +60,8 @@ async def record(room: RoomCore, token: str | None) -> tuple[str, dict[str, Any]
     async with room.lock:
         if room.closed:
             raise RoomGone(room.id)
+        if room.stranger(token):
+            await room.catch_up()  # a newcomer seated a moment ago, through another instance
         seat, since = record_holder(room, token)
         if room.state is None:
             raise RoomError("no_record", "This room has no game record to download yet.", 404)

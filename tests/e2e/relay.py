@@ -35,10 +35,14 @@ class SlowAnswers:
     async def _ask(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, held: list[float]
                    ) -> None:
         listener = LISTENER_APP.encode()
+        # The name is looked for in the startup message only (a query may hold it too), which may
+        # come after an 8-byte SSL request.
+        startup = True
         try:
             while chunk := await reader.read(65536):
-                if self.news_only and listener in chunk:
+                if self.news_only and startup and listener in chunk:
                     held[0] = self.delay
+                startup = startup and len(chunk) == 8
                 writer.write(chunk)
                 await writer.drain()
         except (ConnectionError, OSError):

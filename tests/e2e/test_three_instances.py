@@ -22,8 +22,8 @@ from tests.e2e.client import TIMEOUT, Client, choose, room_message
 from tests.e2e.relay import SlowAnswers
 from tests.support import ServerProcess, fresh_postgres, needs_postgres
 
-# About 60 s on its own: the parallel run starts it first (tests/conftest.py).
-pytestmark = pytest.mark.heavy(60)
+# About 30 s on its own: the parallel run starts it first (tests/conftest.py).
+pytestmark = pytest.mark.heavy(30)
 
 LIFTED = {"HOUSERULES_WS_RATE": "10000", "HOUSERULES_WS_BURST": "10000"}
 # Moves made in each room before its sockets' events are checked: the swap phase (every seat may

@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from app import vitals
 from app.config import Settings
 from app.games import fair
 from app.games.base import Sentence
@@ -116,7 +117,8 @@ def _lifespan(settings: Settings, http: str | None, websocket: str | None) -> Li
                               + "; " + launch.describe(settings)))
         _warn_if_any_proxy_is_trusted(settings)
         try:
-            yield
+            async with vitals.watching():
+                yield
         finally:
             await rooms.stop()
             await engine.dispose()

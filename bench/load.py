@@ -816,6 +816,27 @@ def server_stages(window: Window) -> None:
             parts.append(f"{stage} mean {stage_total / n * 1000:.1f} ms p99 <= {q99 * 1000:g} ms")
     if parts:
         print("  where it went: " + "; ".join(parts) + " (write: a batch's)")
+    pauses = []
+    for generation in ("0", "1", "2"):
+        gc_buckets, gc_total = window_histogram(window, "houserules_gc_pause_seconds", generation=generation)
+        n = gc_buckets.get(float("inf"), 0.0)
+        if n:
+            pauses.append(f"generation {generation}: {n:.0f} runs, {gc_total * 1000:.0f} ms in all, "
+                          f"the longest <= {longest(gc_buckets) * 1000:g} ms")
+    if pauses:
+        print("collector: " + "; ".join(pauses))
+    lag, lag_total = window_histogram(window, "houserules_loop_lag_seconds")
+    n = lag.get(float("inf"), 0.0)
+    if n:
+        over = n - lag.get(0.025, n)
+        print(f"event loop lag (a timer every 0.1 s): mean {lag_total / n * 1000:.1f} ms, "
+              f"p99 <= {(bucket_quantile(lag, 0.99) or 0) * 1000:g} ms, over 25 ms {over:.0f} of {n:.0f}, "
+              f"the longest <= {longest(lag) * 1000:g} ms")
+
+
+def longest(buckets: dict[float, float]) -> float:
+    """The upper bound of the bucket that holds the longest observation."""
+    return bucket_quantile(buckets, 1.0) or 0.0
 
 
 def finite(value: float) -> float | None:

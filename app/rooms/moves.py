@@ -41,7 +41,7 @@ async def act(room: RoomCore, sub: Subscriber, msg_id: str, action: dict[str, An
     """A seated member's move (this instance owns the room)."""
     started = time.perf_counter()
     async with room.lock:
-        metrics.MOVE_STAGE.labels("lock").observe(time.perf_counter() - started)
+        metrics.STAGE_LOCK.observe(time.perf_counter() - started)
         if room.answered(sub, msg_id) or room.over_rate(sub, msg_id):
             return
         seat = room.seat_of(sub)

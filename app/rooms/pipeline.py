@@ -74,7 +74,7 @@ async def play(room: RoomCore, turn: Turn, sub: Subscriber | None = None, msg_id
             return False
         await recover(room, sub, msg_id, error)
         return False
-    metrics.MOVE_STAGE.labels("commit").observe(time.perf_counter() - committing)
+    metrics.STAGE_COMMIT.observe(time.perf_counter() - committing)
     if sub is not None and msg_id is not None and turn.acked is not None:
         # The move's own version, as a repeat of this id finds it in the log after a restart
         # (moves the server made right after it, ``auto``, have later versions).

@@ -83,14 +83,14 @@ class StoreWriter:
                 queued.append(self._queue.get_nowait())
             begun = time.perf_counter()
             for _, _, at in queued:
-                metrics.MOVE_STAGE.labels("queued").observe(begun - at)
+                metrics.STAGE_QUEUED.observe(begun - at)
             batch = [(change, future) for change, future, _ in queued]
             try:
                 await self._write(batch)
             except Exception as error:  # the writer must live on whatever happens
                 for _, future in batch:
                     _settle(future, error)
-            metrics.MOVE_STAGE.labels("write").observe(time.perf_counter() - begun)
+            metrics.STAGE_WRITE.observe(time.perf_counter() - begun)
 
     async def _pg_connection(self) -> Any:
         if self._pg is None or self._pg.is_closed():

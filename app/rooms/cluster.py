@@ -473,11 +473,12 @@ class Cluster:
     async def _send_replies(self) -> None:
         while self._outbox:
             batch, self._outbox = self._outbox, []
-            try:
-                # Handed all at once, in order: the notifier sends them in one statement.
-                await asyncio.gather(*(self.notifier.hand(message) for message in batch))
-            except Exception:
-                log.exception("answering %d handed messages failed", len(batch))
+            # Handed all at once, in order: the notifier sends them in one statement.
+            sent = await asyncio.gather(*(self.notifier.hand(message) for message in batch),
+                                        return_exceptions=True)
+            failed = [error for error in sent if isinstance(error, Exception)]
+            if failed:
+                log.error("answering %d handed messages failed", len(failed), exc_info=failed[0])
 
     async def announce_now(self, room_id: str) -> None:
         if self.listener is not None:

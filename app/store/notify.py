@@ -102,10 +102,15 @@ class Notifier:
         self._conn = None
 
     async def close(self) -> None:
+        """Stop: words not yet sent fail (their senders hear of it rather than wait for good)."""
         if self._sender is not None:
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
+        waiting, self._waiting = self._waiting, []
+        for _, _, future in waiting:
+            if not future.done():
+                future.set_exception(ConnectionError("the instance is stopping"))
         await self._drop()
 
 

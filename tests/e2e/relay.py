@@ -4,6 +4,7 @@ instance that reads slowly (a busy machine), or one that hears the other instanc
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from app.store.queries import LISTENER_APP
 from tests.support import free_port
@@ -27,35 +28,32 @@ class SlowAnswers:
         up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
         # The delay of this connection's answers, set once its startup message is seen.
         held = [0.0 if self.news_only else self.delay]
-        for pipe in (self._ask(reader, up_writer, held), self._answer(up_reader, writer, held)):
+        listener = LISTENER_APP.encode()
+        # The name is looked for in the startup message only (a query may hold it too), which may
+        # come after an 8-byte SSL request.
+        startup = [True]
+
+        async def ask(chunk: bytes) -> None:
+            if self.news_only and startup[0] and listener in chunk:
+                held[0] = self.delay
+            startup[0] = startup[0] and len(chunk) == 8
+
+        async def answer(_chunk: bytes) -> None:
+            if held[0]:
+                await asyncio.sleep(held[0])
+
+        for pipe in (self._pipe(reader, up_writer, ask), self._pipe(up_reader, writer, answer)):
             task = asyncio.create_task(pipe)
             self.pipes.add(task)
             task.add_done_callback(self.pipes.discard)
 
-    async def _ask(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, held: list[float]
-                   ) -> None:
-        listener = LISTENER_APP.encode()
-        # The name is looked for in the startup message only (a query may hold it too), which may
-        # come after an 8-byte SSL request.
-        startup = True
+    @staticmethod
+    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    each: Callable[[bytes], Awaitable[None]]) -> None:
+        """Copy ``reader`` to ``writer``, each chunk first shown to ``each``."""
         try:
             while chunk := await reader.read(65536):
-                if self.news_only and startup and listener in chunk:
-                    held[0] = self.delay
-                startup = startup and len(chunk) == 8
-                writer.write(chunk)
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
-
-    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, held: list[float]
-                      ) -> None:
-        try:
-            while chunk := await reader.read(65536):
-                if held[0]:
-                    await asyncio.sleep(held[0])
+                await each(chunk)
                 writer.write(chunk)
                 await writer.drain()
         except (ConnectionError, OSError):

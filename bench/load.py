@@ -798,8 +798,9 @@ def limit_of(generator: float, servers: dict[str, float], elapsed: float) -> str
 
 def server_stages(window: Window) -> None:
     """The servers' own receive-to-ack time in the window (from their histogram: a quantile is
-    given as the upper bound of its bucket), and where it went (``houserules_move_stage_seconds``,
-    docs/protocol.md)."""
+    given as the upper bound of its bucket), where it went (``houserules_move_stage_seconds``,
+    docs/protocol.md), and the pauses every room felt at once: the garbage collector's runs and the
+    event loop's lag (app/vitals.py)."""
     buckets, total = window_histogram(window, "houserules_move_latency_seconds")
     count = buckets.get(float("inf"), 0.0)
     if not count:

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.rooms import metrics
 from app.store import queries
-from app.store.notify import CHANNEL, notify
+from app.store.notify import CHANNEL, asyncpg_url, notify
 from app.store.queries import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -96,9 +96,8 @@ class StoreWriter:
         if self._pg is None or self._pg.is_closed():
             import asyncpg  # type: ignore[import-untyped]
 
-            self._pg = await asyncpg.connect(
-                self.engine.url.render_as_string(hide_password=False).replace("postgresql+asyncpg://",
-                                                                              "postgresql://"))
+            url = self.engine.url.render_as_string(hide_password=False)
+            self._pg = await asyncpg.connect(asyncpg_url(url))
         return self._pg
 
     async def _write_in_one_statement(self, batch: list[tuple[queries.Commit, asyncio.Future[None]]]

@@ -33,12 +33,23 @@ HAND_CHANNEL = "houserules_hand"
 HAND_MAX_BYTES = 7900
 
 
-async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) -> None:
-    """One NOTIFY per 200 rooms (payloads stay far below PostgreSQL's 8000-byte limit)."""
+def asyncpg_url(url: str) -> str:
+    """An engine's URL as asyncpg's own ``connect`` takes it."""
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+def rooms_changed_payloads(instance: str, room_ids: Iterable[str]) -> list[str]:
+    """The ``CHANNEL`` payloads telling that these rooms changed: one per 200 rooms (each stays far
+    below PostgreSQL's 8000-byte limit)."""
     ids = sorted(set(room_ids))
-    for start in range(0, len(ids), 200):
+    return [" ".join([instance, *ids[start:start + 200]]) for start in range(0, len(ids), 200)]
+
+
+async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) -> None:
+    """Within the caller's transaction: tell the other instances these rooms changed."""
+    for payload in rooms_changed_payloads(instance, room_ids):
         await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                           {"channel": CHANNEL, "payload": " ".join([instance, *ids[start:start + 200]])})
+                           {"channel": CHANNEL, "payload": payload})
 
 
 # Several notifications in one statement, in the order of the arrays.
@@ -53,7 +64,7 @@ class Notifier:
     (one statement's notifications in its order, then the next statement's)."""
 
     def __init__(self, url: str) -> None:
-        self.url = url.replace("postgresql+asyncpg://", "postgresql://")
+        self.url = asyncpg_url(url)
         self._waiting: list[tuple[str, str, asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
         self._conn: Any = None
@@ -65,9 +76,8 @@ class Notifier:
 
     async def rooms_changed(self, instance: str, room_ids: Iterable[str]) -> None:
         """Tell the other instances these rooms changed (as a commit's notification does)."""
-        ids = sorted(set(room_ids))
-        for start in range(0, len(ids), 200):
-            await self._send(CHANNEL, " ".join([instance, *ids[start:start + 200]]))
+        for payload in rooms_changed_payloads(instance, room_ids):
+            await self._send(CHANNEL, payload)
 
     async def _send(self, channel: str, payload: str) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -120,7 +130,7 @@ class Listener:
 
     def __init__(self, url: str, instance: str, on_room: Callable[[str], None],
                  on_hand: Callable[[dict[str, Any]], None] | None = None) -> None:
-        self.url = url.replace("postgresql+asyncpg://", "postgresql://")
+        self.url = asyncpg_url(url)
         self.instance = instance
         self.on_room = on_room
         self.on_hand = on_hand

@@ -183,13 +183,25 @@ def test_a_tournaments_result_and_the_tally_name_every_player(
             (k for k in ("all_in", "call", "check", "show", "no_straddle", "run_twice") if k in kinds), None
         )
         # The bots answer at once and the table redraws with each move: the button is pressed the
-        # moment it is found (a click that waits for it to stand still may wait for ever).
-        if choice is not None:
-            page.evaluate(
-                "(sel) => { const b = document.querySelector(sel); if (b) b.click(); }",
-                f".dock-holdem [data-action={choice}]",
-            )
-        wait_version_above(host, state["version"])
+        # moment it is found (a click that waits for it to stand still may wait for ever). The state
+        # can be read before the dock is drawn from it, so the page is polled until the button is
+        # there, pressed once, and the version has moved on.
+        if choice is None:
+            wait_version_above(host, state["version"])
+            continue
+        page.wait_for_function(
+            """([sel, before]) => {
+              const h = window.houserules;
+              if (h.version !== null && h.version > before) return true;
+              if (window.__pressedAt !== before) {
+                const b = document.querySelector(sel);
+                if (b && !b.disabled) { window.__pressedAt = before; b.click(); }
+              }
+              return false;
+            }""",
+            arg=[f".dock-holdem [data-action={choice}]", state["version"]],
+            timeout=20_000,
+        )
     else:
         raise AssertionError("the tournament did not end")
     page.wait_for_selector("#result .tally")

@@ -809,14 +809,19 @@ def server_stages(window: Window) -> None:
     print(f"server receive->ack p50 <= {(p50 or 0) * 1000:g} ms  p99 <= {(p99 or 0) * 1000:g} ms  "
           f"mean {total / count * 1000:.1f} ms ({count:.0f} moves, the servers' own histogram)")
     parts = []
+    counts: dict[str, float] = {}
     for stage in ("lock", "commit", "queued", "write"):
         stage_buckets, stage_total = window_histogram(window, "houserules_move_stage_seconds", stage=stage)
-        n = stage_buckets.get(float("inf"), 0.0)
+        n = counts[stage] = stage_buckets.get(float("inf"), 0.0)
         if n:
             q99 = bucket_quantile(stage_buckets, 0.99) or 0.0
             parts.append(f"{stage} mean {stage_total / n * 1000:.1f} ms p99 <= {q99 * 1000:g} ms")
     if parts:
         print("  where it went: " + "; ".join(parts) + " (write: a batch's)")
+    # Each commit is queued once and each batch written once: commits a batch is the group commit's gain.
+    if counts.get("write"):
+        print(f"  group commit: {counts['write'] / max(window.elapsed(), 1e-9):.0f} batches/s, "
+              f"{counts['queued'] / counts['write']:.2f} commits a batch")
     pauses = []
     for generation in ("0", "1", "2"):
         gc_buckets, gc_total = window_histogram(window, "houserules_gc_pause_seconds", generation=generation)

@@ -7,6 +7,8 @@ WebSocket protocol that also offers the app (in the ASGI scope's ``extensions``,
 gives servers for such offers) a way to write frames the app encoded itself. ``Outbox`` gathers a
 socket's frames until the event loop's turn ends and writes them with one call: a player's ack and
 state go out together, and a frame shared by many sockets (all spectators' state) is encoded once.
+A crowd's sockets (a hundred spectators sharing one state) are written a chunk a turn, after every
+other socket, so that one room's fan-out never keeps the loop from other rooms' moves.
 
 Every launcher serves WebSockets with ``FrameProtocol`` (``app.web.launch``); on a server that
 does not (a test's plain uvicorn), the app sends each frame through ASGI as before. Frames here
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import socket
 import weakref
@@ -254,49 +257,108 @@ def encode(text: str) -> bytes:
     return bytes(Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[]))
 
 
+# A text sent to at least this many sockets in one turn is a crowd's (a room's spectators sharing
+# one state): the sockets that get nothing else that turn are written a chunk at a time.
+CROWD = 16
+# Crowd sockets written in one loop turn: between two chunks the loop reads what arrived (moves,
+# the database's answers), so a room's fan-out to a hundred watchers never holds other rooms up.
+CROWD_CHUNK = 128
+
+
+class _Encoded:
+    """A text's frame, encoded once a turn, and how many sockets it was queued for."""
+
+    __slots__ = ("frame", "text", "uses")
+
+    def __init__(self, text: str, frame: bytes) -> None:
+        self.text = text
+        self.frame = frame
+        self.uses = 0
+
+
 class Outbox:
     """The frames of this event-loop turn, by socket; written once the turn's callbacks have run.
 
-    A text sent to several sockets in one turn (the same ``str`` object) is encoded once.
+    A text sent to several sockets in one turn (the same ``str`` object) is encoded once. A socket
+    whose frames this turn were all sent to a crowd (``CROWD`` sockets or more) is written later,
+    ``CROWD_CHUNK`` sockets a turn in the order they were queued; any other socket at the turn's end
+    (with its crowd frames still waiting, ahead of the new ones).
     """
 
-    def __init__(self) -> None:
-        self.pending: dict[Any, list[bytes]] = {}
-        self.encoded: dict[int, tuple[str, bytes]] = {}
+    def __init__(self, crowd: int = CROWD, chunk: int = CROWD_CHUNK) -> None:
+        self.crowd = crowd
+        self.chunk = chunk
+        self.pending: dict[Any, list[_Encoded]] = {}
+        self.encoded: dict[int, _Encoded] = {}
         self.scheduled = False
+        # Crowd frames waiting for their chunk, by socket, in the order they were queued.
+        self.later: dict[Any, list[bytes]] = {}
+        self.draining = False
 
     def add(self, sink: Any, text: str) -> None:
         """Queue ``text`` for ``sink`` (an object with ``flush(data)``)."""
         known = self.encoded.get(id(text))
-        if known is None or known[0] is not text:
-            known = self.encoded[id(text)] = (text, encode(text))
+        if known is None or known.text is not text:
+            known = self.encoded[id(text)] = _Encoded(text, encode(text))
+        known.uses += 1
         frames = self.pending.get(sink)
         if frames is None:
-            self.pending[sink] = [known[1]]
+            self.pending[sink] = [known]
             if not self.scheduled:
                 self.scheduled = True
                 asyncio.get_running_loop().call_soon(self.flush)
         else:
-            frames.append(known[1])
+            frames.append(known)
 
     def take(self, sink: Any) -> bytes:
         """What is queued for ``sink``, taken out (its close must not overtake its frames)."""
-        frames = self.pending.pop(sink, None)
-        return b"".join(frames) if frames else b""
+        earlier = self.later.pop(sink, [])
+        frames = self.pending.pop(sink, None) or []
+        return b"".join([*earlier, *(known.frame for known in frames)])
 
     def flush(self) -> None:
         pending, self.pending = self.pending, {}
-        self.encoded.clear()
+        self.encoded = {}
         self.scheduled = False
-        count = 0
+        count = writes = 0
+        crowd = self.crowd
         for sink, frames in pending.items():
-            count += len(frames)
-            try:
-                sink.flush(frames[0] if len(frames) == 1 else b"".join(frames))
-            except Exception:  # one socket's failure never keeps the others' frames back
-                log.exception("could not write to a socket")
+            if all(known.uses >= crowd for known in frames):
+                self.later.setdefault(sink, []).extend(known.frame for known in frames)
+                continue
+            data = self.later.pop(sink, [])
+            data.extend(known.frame for known in frames)
+            count += len(data)
+            writes += 1
+            _write(sink, data)
         metrics.FRAMES.inc(count)
-        metrics.FRAME_WRITES.inc(len(pending))
+        metrics.FRAME_WRITES.inc(writes)
+        if self.later and not self.draining:
+            self.draining = True
+            asyncio.get_running_loop().call_soon(self.drain)
+
+    def drain(self) -> None:
+        """Write the next chunk of crowd sockets; the rest in a later turn."""
+        count = writes = 0
+        later = self.later
+        for sink in list(itertools.islice(later, self.chunk)):
+            data = later.pop(sink)
+            count += len(data)
+            writes += 1
+            _write(sink, data)
+        metrics.FRAMES.inc(count)
+        metrics.FRAME_WRITES.inc(writes)
+        if later:
+            asyncio.get_running_loop().call_soon(self.drain)
+        else:
+            self.draining = False
+
+
+def _write(sink: Any, data: list[bytes]) -> None:
+    try:
+        sink.flush(data[0] if len(data) == 1 else b"".join(data))
+    except Exception:  # one socket's failure never keeps the others' frames back
+        log.exception("could not write to a socket")
 
 
 _OUTBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Outbox] = weakref.WeakKeyDictionary()

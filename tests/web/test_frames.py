@@ -132,6 +132,47 @@ async def test_a_text_sent_to_many_sockets_is_encoded_once(monkeypatch: pytest.M
     assert encoded.count(shared) == 2
 
 
+async def test_a_crowds_frames_go_out_a_chunk_a_turn_after_everyone_elses() -> None:
+    """A room's spectators sharing one state are written a chunk a turn, after the sockets that got a
+    frame of their own; a socket's frames keep their order whichever way they go."""
+    outbox = frames.Outbox(crowd=3, chunk=2)
+    player, player_ws = _connection(outbox)
+    crowd = [_connection(outbox) for _ in range(5)]
+    shared = '{"type":"state","view":"spectator"}'
+    for conn, _ in crowd:
+        conn.send(shared)
+    player.send('{"type":"ack","id":"m1","version":3}')
+    outbox.flush()  # the turn's end
+    assert _texts(b"".join(player_ws.writes)) == ['{"type":"ack","id":"m1","version":3}']
+    assert [len(ws.writes) for _, ws in crowd] == [0, 0, 0, 0, 0]
+    # The last watcher gets a frame of its own (a chat answer, say) in the next turn: it is written
+    # at that turn's end, the crowd's frame first; the others a chunk a turn, in the order queued.
+    crowd[4][0].send('{"type":"error","code":"rate_limited"}')
+    outbox.drain()
+    assert [len(ws.writes) for _, ws in crowd] == [1, 1, 0, 0, 0]
+    outbox.flush()
+    assert _texts(b"".join(crowd[4][1].writes)) == [shared, '{"type":"error","code":"rate_limited"}']
+    assert [len(ws.writes) for _, ws in crowd] == [1, 1, 0, 0, 1]
+    await _turn()
+    await _turn()
+    assert [_texts(b"".join(ws.writes)) for _, ws in crowd[:4]] == [[shared]] * 4
+    assert not outbox.later and not outbox.pending
+
+
+async def test_a_crowd_sockets_close_follows_its_waiting_frames() -> None:
+    outbox = frames.Outbox(crowd=2, chunk=1)
+    crowd = [_connection(outbox) for _ in range(3)]
+    for conn, _ in crowd:
+        conn.send("shared")
+    outbox.flush()
+    conn, ws = crowd[2]
+    conn.close(CLOSE_POLICY, "bad_token")
+    assert _texts(b"".join(ws.writes)) == ["shared"]
+    await _turn()
+    await _turn()
+    assert [len(ws.writes) for _, ws in crowd] == [1, 1, 1]
+
+
 async def test_a_close_follows_the_frames_sent_before_it() -> None:
     outbox = frames.Outbox()
     conn, ws = _connection(outbox)

@@ -112,11 +112,13 @@ class RoomRun:
     sockets: list[SocketLog] = field(default_factory=list)
     dropped_at: float | None = None  # when one of its sockets first dropped during the run
 
-    def fanout(self, cross: bool = False) -> list[float]:
-        """Send to the last seat's update, for every acknowledged move all seats heard of (``cross``:
-        only the seats on other instances than the mover's)."""
+    def fanout(self, cross: bool = False, since: float = 0.0) -> list[float]:
+        """Send to the last seat's update, for every acknowledged move sent from ``since`` on that all
+        seats heard of (``cross``: only the seats on other instances than the mover's)."""
         out = []
         for version, sent, instance in self.moves:
+            if sent < since:
+                continue
             heard = self.arrivals.get(version, [])
             if len(heard) != self.clients:
                 continue
@@ -146,6 +148,8 @@ class Session:
     latest: dict[str, Any] | None = None
     refused: set[str] = field(default_factory=set)
     refused_at: int = -1
+    swaps: int = 0  # swaps since this player's last ``ready`` (``--swaps``)
+    swap_limit: int = -1
 
 
 async def client(
@@ -160,6 +164,7 @@ async def client(
     think: float = 0.0,
     instance: int = 0,
     reconnect: bool = False,
+    swaps: int = -1,
 ) -> None:
     """One player. It reads its socket from the moment it connects, the wait at the start line
     included (a socket nobody reads stops answering the server's keepalive pings once the
@@ -170,7 +175,7 @@ async def client(
     arrived = False
     seen = SocketLog(instance)
     run.sockets.append(seen)
-    session = Session()
+    session = Session(swap_limit=swaps)
     while True:
         try:
             async with websockets.connect(f"{url}/ws/{run.room}", max_size=2**20, compression=None,
@@ -213,7 +218,14 @@ def _pick(session: Session, rng: random.Random) -> tuple[dict[str, Any], int] | 
         return None  # every move here was refused: the next state brings new ones
     # Voluntary pick-ups make random games long: prefer any other move.
     others = [a for a in legal if "pick" not in a.get("type", "")]
-    return rng.choice(others or legal), version
+    if 0 <= session.swap_limit <= session.swaps:
+        # A player choosing at random among a dozen swaps and one ``ready`` swaps on and on (64 % of
+        # all moves were swaps, with every seat swapping at once); people swap a card or two.
+        others = [a for a in others if a.get("type") != "swap"]
+    action = rng.choice(others or legal)
+    kind = action.get("type")
+    session.swaps = session.swaps + 1 if kind == "swap" else 0 if kind == "ready" else session.swaps
+    return action, version
 
 
 async def play(ws: Any, run: RoomRun, host: bool, stats: Stats, stop: asyncio.Event, rng: random.Random,
@@ -543,6 +555,12 @@ async def main() -> None:
     parser.add_argument("--kill-after", type=float, default=None,
                         help="with --proxy: SIGKILL instance 0 this many s into the run (failover), "
                              "then print the time each of its rooms took to resume and acked moves lost")
+    parser.add_argument("--swaps", type=int, default=-1,
+                        help="swaps a player makes at most before it is ready (Palace's swap phase; -1: "
+                             "no limit, a random walk where most moves are swaps)")
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="s of play before the window opens (every room's first moves fall in one "
+                             "second; they are then left out of the figures)")
     parser.add_argument("--database-url", default=None,
                         help="with --url: the server's database, to check every event was delivered once")
     args = parser.parse_args()
@@ -730,7 +748,7 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             asyncio.create_task(
                 client(ws_urls[(r + i) % len(ws_urls)], room, token, i == 0, stats, stop,
                        random.Random(rng.random()), gate, args.think, (r + i) % len(ws_urls),
-                       args.kill_after is not None)
+                       args.kill_after is not None, args.swaps)
             )
             for r, (room, tokens) in enumerate(seated)
             for i, token in enumerate(tokens)
@@ -740,6 +758,12 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(gate.all_in.wait(),
                                        max(0.0, args.connect_timeout - (time.perf_counter() - started)))
+            if args.warmup:
+                # Every room's first moves come in the same second (a start no evening has): the
+                # window may open once the rooms have drifted apart, the moves before it left out.
+                gate.go.set()
+                await asyncio.sleep(args.warmup)
+                stats.acks.clear()
             # Before the window: a scrape (the servers' own histograms, and the CPU of those whose
             # pid is unknown) and /proc.
             window.scraped_before = await servers.scrape(http)
@@ -852,10 +876,11 @@ def finite(value: float) -> float | None:
 
 def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
     cross: list[float] = []
+    since = window.started or 0.0
     for room in runs:
-        stats.fanout.extend(room.fanout())
+        stats.fanout.extend(room.fanout(since=since))
         if args.instances > 1 and not args.proxy:
-            cross.extend(room.fanout(cross=True))
+            cross.extend(room.fanout(cross=True, since=since))
     elapsed = window.elapsed()
     # Over every instance, from each one's own /metrics after the window.
     sockets = sum_of(metric(text, "houserules_sockets") for text in window.scraped.values())
@@ -944,6 +969,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "moves": stats.moves, "moves_per_s": round(rate, 1), "games": stats.games,
         "generator_cpu_share": round(generator, 3), "limit": verdict,
         "load_start": window.load_start, "load_end": window.load_end, "watchers": args.watchers,
+        "swaps": args.swaps, "warmup": args.warmup,
         "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
         "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
         "server_cpu_ms_per_move": round(cpu_total / max(1, stats.moves) * 1000, 4) if window.cpu_server

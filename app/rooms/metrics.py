@@ -11,7 +11,7 @@ REFUSED = Counter("houserules_refused_total", "Messages answered with an error",
 MOVE_LATENCY = Histogram(
     "houserules_move_latency_seconds",
     "From receiving a move to its commit and acknowledgement",
-    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5),
 )
 # Where a move's time goes, from receiving it to its acknowledgement: waiting for the room's lock
 # (``lock``), then its commit (``commit``: the fair round's sealing, the writer's queue and its

@@ -1,8 +1,10 @@
 """The writer: every room's commit goes through one task (group commit; SQLite has one writer
 anyway). Changes from many rooms are written several to a transaction: each room waits for its
 own, and a failed batch is retried change by change, so one room's version conflict never fails
-another room's move. With PostgreSQL the plain moves and deals of a batch go in one statement on the
-writer's own connection, and every commit tells the other instances which rooms changed.
+another room's move. Soon after a batch the next one waits for the rest of a short gap
+(``Settings.commit_gap_ms``): under load each statement then carries more rooms' moves. With
+PostgreSQL the plain moves and deals of a batch go in one statement on the writer's own
+connection, and every commit tells the other instances which rooms changed.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 class StoreWriter:
     """Stores the rooms' commits (app/rooms/port.py's ``Writer``)."""
 
-    def __init__(self, engine: AsyncEngine, instance: str, announces: bool) -> None:
+    def __init__(self, engine: AsyncEngine, instance: str, announces: bool, gap: float = 0.0) -> None:
         self.engine = engine
         self.instance = instance
+        # Seconds at least between the starts of two batches (``Settings.commit_gap_ms``).
+        self.gap = gap
         # PostgreSQL: instances sharing the database are told of changed rooms (LISTEN/NOTIFY).
         self.announces = announces
         # Each change with its waiter and when it was queued.
@@ -77,8 +81,16 @@ class StoreWriter:
         await future
 
     async def _write_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = -self.gap
         while True:
             queued = [await self._queue.get()]
+            # Soon after a batch the next one waits for the rest of the gap, gathering the moves
+            # that come meanwhile: each batch is a round trip and a wake-up of the database.
+            wait = last + self.gap - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            last = loop.time()
             while not self._queue.empty() and len(queued) < 256:
                 queued.append(self._queue.get_nowait())
             begun = time.perf_counter()

@@ -893,7 +893,8 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
                     if window.started is not None and window.started <= at <= (window.ended or at))
     rate = in_window / elapsed if elapsed else 0.0
     cpu_total = sum(window.cpu_server.values())
-    per_move = {name: seconds / max(1, stats.moves) * 1000 for name, seconds in window.cpu_server.items()}
+    # The window's CPU over the window's moves (with ``--warmup`` many moves come before it).
+    per_move = {name: seconds / max(1, in_window) * 1000 for name, seconds in window.cpu_server.items()}
     if window.deadline_hit:
         print(f"DEADLINE: the run was cut at {args.deadline or args.duration + 120:.0f} s; figures so far")
     print(f"rooms {args.rooms} x {args.clients} clients, window {elapsed:.1f} s "
@@ -954,7 +955,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
               f"{' '.join(f'{x:.2f}' for x in end)} at the end ({os.cpu_count()} cores)")
     if window.cpu_server and elapsed:
         print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
-              f"({cpu_total / max(1, stats.moves) * 1000:.3f} ms per move, fan-out included), "
+              f"({cpu_total / max(1, in_window) * 1000:.3f} ms per move, fan-out included), "
               f"load clients {window.cpu_client / elapsed * 100:.0f}%")
         if len(per_move) > 1:
             print("cpu     per instance: " + ", ".join(f"{name} {value:.3f} ms per move"
@@ -972,7 +973,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "swaps": args.swaps, "warmup": args.warmup,
         "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
         "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
-        "server_cpu_ms_per_move": round(cpu_total / max(1, stats.moves) * 1000, 4) if window.cpu_server
+        "server_cpu_ms_per_move": round(cpu_total / max(1, in_window) * 1000, 4) if window.cpu_server
         else None,
         "server_cpu_ms_per_move_by_instance": {k: round(v, 4) for k, v in per_move.items()},
         "server_cpu_share": round(cpu_total / elapsed, 3) if elapsed else None,

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -43,8 +43,10 @@ class StoreWriter:
     def __init__(self, engine: AsyncEngine, instance: str, announces: bool, gap: float = 0.0) -> None:
         self.engine = engine
         self.instance = instance
-        # Seconds at least between the starts of two batches (``Settings.commit_gap_ms``).
+        # Seconds at least between the starts of two batches (``Settings.commit_gap_ms``), and how
+        # the writer waits out the rest of one.
         self.gap = gap
+        self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         # PostgreSQL: instances sharing the database are told of changed rooms (LISTEN/NOTIFY).
         self.announces = announces
         # Each change with its waiter and when it was queued.
@@ -89,7 +91,7 @@ class StoreWriter:
             # that come meanwhile: each batch is a round trip and a wake-up of the database.
             wait = last + self.gap - loop.time()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.pause(wait)
             last = loop.time()
             while not self._queue.empty() and len(queued) < 256:
                 queued.append(self._queue.get_nowait())

@@ -223,8 +223,10 @@ def _pick(session: Session, rng: random.Random) -> tuple[dict[str, Any], int] | 
         # all moves were swaps, with every seat swapping at once); people swap a card or two.
         others = [a for a in others if a.get("type") != "swap"]
     action = rng.choice(others or legal)
-    kind = action.get("type")
-    session.swaps = session.swaps + 1 if kind == "swap" else 0 if kind == "ready" else session.swaps
+    if action.get("type") == "swap":
+        session.swaps += 1
+    elif action.get("type") == "ready":
+        session.swaps = 0
     return action, version
 
 

@@ -21,6 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
+from app.store.notify import asyncpg_url
+
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES_ENV = "HOUSERULES_TEST_POSTGRES_URL"
 
@@ -41,7 +43,7 @@ async def create_database() -> str:
     base = postgres_url()
     assert base is not None
     name = "hr_" + secrets.token_hex(6)
-    admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+    admin = await asyncpg.connect(asyncpg_url(base))
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
@@ -59,7 +61,7 @@ async def drop_databases(names: list[str]) -> None:
     assert base is not None
 
     async def drop(name: str) -> None:
-        admin = await asyncpg.connect(base.replace("postgresql+asyncpg://", "postgresql://"))
+        admin = await asyncpg.connect(asyncpg_url(base))
         try:
             await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:

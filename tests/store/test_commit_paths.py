@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.rooms.writer import StoreWriter
 from app.store import queries
 from app.store.db import make_engine, upgrade
+from app.store.notify import asyncpg_url
 from app.store.queries import Commit, LogEntry, VersionConflict
 from tests.support import fresh_postgres, postgres_url
 
@@ -170,7 +171,7 @@ async def _postgres() -> AsyncIterator[tuple[AsyncEngine, Any]]:
 
     async with fresh_postgres() as url:
         engine = make_engine(url)
-        pg = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        pg = await asyncpg.connect(asyncpg_url(url))
         try:
             yield engine, pg
         finally:

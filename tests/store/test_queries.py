@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store import queries
 from app.store.db import make_engine, upgrade
+from app.store.notify import asyncpg_url
 from app.store.queries import LogEntry, VersionConflict
 from tests.support import fresh_postgres, needs_postgres, postgres_url
 
@@ -132,7 +133,7 @@ async def test_a_deal_and_moves_are_stored_in_one_statement_and_a_stale_one_chan
         record = await queries.load_room(eng, room)
         assert record is not None
         member = record.members[0]["id"]
-        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+        conn = await asyncpg.connect(asyncpg_url(url))
         try:
             clock = {"status": "playing", "deadline": None, "turn_start": 5.0, "banks": None}
             deal = queries.Commit(room, 0, [_entry(1), _entry(2)],

@@ -314,26 +314,33 @@ class RoomCore(ABC):
                 plain = plain or dumps(self.room_message(False))
                 sub.send(plain)
 
-    def publish_state(self, entries: Sequence[LogEntry]) -> None:
+    def publish_state(self, entries: Sequence[LogEntry],
+                      held_before: Mapping[int, tuple[int, int]] | None = None) -> None:
         """Each socket gets its seat's view and the new events it may see (built once per seat and
         tenure: a member who took the seat after some of these entries does not get their private
-        events)."""
-        audience: list[tuple[Subscriber, int | None, int]] = []
+        events). ``held_before``: each member's seat and its start before these entries, when they
+        span a deal that handed the seats out anew (a copy catching up): a member's entries from
+        before its present seat are told as the seat it held then."""
+        audience: list[tuple[Subscriber, int | None, int, tuple[int, int] | None]] = []
         for sub in list(self.subscribers):
             member = self.member_of(sub)
             seat = member.seat if member is not None and member.status == "seated" else None
-            audience.append((sub, seat, member.since if seat is not None and member is not None else 0))
+            since = member.since if seat is not None and member is not None else 0
+            earlier = held_before.get(member.id) if held_before and seat is not None and member else None
+            audience.append((sub, seat, since, earlier if earlier != (seat, since) else None))
         common = self.state_common() if self.state is not None and audience else None
         # Every seat's view at once: the game builds the table's public part once (``views``).
-        views = (self.game.views(self.state, list({seat for _, seat, _ in audience}))
+        views = (self.game.views(self.state, list({seat for _, seat, _, _ in audience}))
                  if self.state is not None and audience else {})
-        texts: dict[tuple[int | None, int], str] = {}
-        for sub, seat, since in audience:
-            key = (seat, since)
+        texts: dict[tuple[int | None, int, tuple[int, int] | None], str] = {}
+        for sub, seat, since, earlier in audience:
+            key = (seat, since, earlier)
             text = texts.get(key)
             if text is None:
                 events = [event_json(e, row) for e in entries for row in e.events
-                          if visible(row, seat, e.version, since)]
+                          if visible(row, seat, e.version, since)
+                          or (earlier is not None and e.version < since
+                              and visible(row, earlier[0], e.version, earlier[1]))]
                 text = texts[key] = dumps(self.state_message(seat, events, common, views.get(seat)))
             sub.send(text)
         if self.room_changed or self.skip_changed():

@@ -54,9 +54,13 @@ async def catch_up(room: RoomCore) -> None:
     entries = news.entries
     target = news.room["version"]
     contiguous = [e.version for e in entries] == list(range(room.version + 1, target + 1))
+    # Seats as held before the entries: a deal among them hands them out anew (``take_members``),
+    # and the entries before it are still told to the members who held the seats then.
+    held_before = {m.id: (m.seat, m.since) for m in room.members.values()
+                   if m.status == "seated" and m.seat is not None}
     if target > room.version and not contiguous:
         # Not a contiguous tail (never expected: log entries are never deleted): rebuild.
-        await _rebuild(room, entries)
+        await _rebuild(room, entries, held_before)
         return
     before_room = _told(room)
     results = len(room.results or ())
@@ -70,7 +74,7 @@ async def catch_up(room: RoomCore) -> None:
         # state other than its version's): rebuilt from the database, the entries still told.
         log.exception("room %s: entries %s did not apply to this copy; reloaded", room.id,
                       [e.version for e in entries])
-        await _rebuild(room, entries)
+        await _rebuild(room, entries, held_before)
         return
     _apply(room, entries, state)
     room.take_members(news.members)
@@ -80,7 +84,7 @@ async def catch_up(room: RoomCore) -> None:
     if _told(room) != before_room or len(room.results or ()) != results:
         room.room_changed = True
     if entries:
-        room.publish_state(entries)
+        room.publish_state(entries, held_before)
     elif room.room_changed:
         room.publish_room()
     _take_chat(room, news.chat)
@@ -99,13 +103,13 @@ def _told(room: RoomCore) -> tuple[Any, ...]:
             tuple((m.id, m.name, m.status, m.seat, m.wanted_seat) for m in room.members.values()))
 
 
-async def _rebuild(room: RoomCore, entries: list[LogEntry]) -> None:
+async def _rebuild(room: RoomCore, entries: list[LogEntry], held_before: dict[int, tuple[int, int]]) -> None:
     record = await queries.load_room(room.engine, room.id)
     if record is None:
         return
     room.load(record)
     room.publish_room()
-    room.publish_state(entries)
+    room.publish_state(entries, held_before)
     room.arm_timer()
 
 

@@ -1,5 +1,6 @@
 """A TCP relay between a server instance and PostgreSQL that holds the database's answers back: an
-instance that reads slowly (a busy machine), or one that hears the other instances' news late."""
+instance that reads slowly (a busy machine), or one that hears the other instances' news late; or
+that holds its questions until the test lets them go (an instance that catches up much later)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ class SlowAnswers:
     with ``news_only`` only on the instance's LISTEN connection (named by ``LISTENER_APP`` in its
     startup message), so its reads are quick but other instances' notifications come late."""
 
-    def __init__(self, host: str, port: int, delay: float, news_only: bool = False) -> None:
+    def __init__(self, host: str, port: int, delay: float, news_only: bool = False,
+                 questions: asyncio.Event | None = None) -> None:
         self.host, self.port, self.delay, self.news_only = host, port, delay, news_only
+        # When given: the instance's questions wait while it is clear, and reach the database (which
+        # then answers from what it holds by then) once it is set.
+        self.questions = questions
         self.listen_port = free_port()
         self.server: asyncio.Server | None = None
         self.pipes: set[asyncio.Task[None]] = set()
@@ -34,6 +39,8 @@ class SlowAnswers:
         startup = [True]
 
         async def ask(chunk: bytes) -> None:
+            if self.questions is not None:
+                await self.questions.wait()
             if self.news_only and startup[0] and listener in chunk:
                 held[0] = self.delay
             startup[0] = startup[0] and len(chunk) == 8

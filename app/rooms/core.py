@@ -318,15 +318,21 @@ class RoomCore(ABC):
                       held_before: Mapping[int, tuple[int, int]] | None = None) -> None:
         """Each socket gets its seat's view and the new events it may see (built once per seat and
         tenure: a member who took the seat after some of these entries does not get their private
-        events). ``held_before``: each member's seat and its start before these entries, when they
-        span a deal that handed the seats out anew (a copy catching up): a member's entries from
-        before its present seat are told as the seat it held then."""
+        events). ``held_before``: each member's seat and its start before these entries (a copy
+        catching up): when a deal among them handed the seats out anew, a member's entries before
+        that deal are told as the seat it held then. A seated member keeps its seat until it is
+        gone or a deal renumbers the seats, so that tenure lasts until the first deal; entries of a
+        game between two deals of one catch-up are told to nobody's former seat (missing them is
+        better than telling a seat's events to the member who held its number in another game)."""
+        renumbered = (next((e.version for e in entries if e.kind == "deal"), None)
+                      if held_before else None)
         audience: list[tuple[Subscriber, int | None, int, tuple[int, int] | None]] = []
         for sub in list(self.subscribers):
             member = self.member_of(sub)
             seat = member.seat if member is not None and member.status == "seated" else None
             since = member.since if seat is not None and member is not None else 0
-            earlier = held_before.get(member.id) if held_before and seat is not None and member else None
+            earlier = (held_before.get(member.id) if held_before and renumbered is not None
+                       and seat is not None and member is not None else None)
             audience.append((sub, seat, since, earlier if earlier != (seat, since) else None))
         common = self.state_common() if self.state is not None and audience else None
         # Every seat's view at once: the game builds the table's public part once (``views``).
@@ -339,8 +345,8 @@ class RoomCore(ABC):
             if text is None:
                 events = [event_json(e, row) for e in entries for row in e.events
                           if visible(row, seat, e.version, since)
-                          or (earlier is not None and e.version < since
-                              and visible(row, earlier[0], e.version, earlier[1]))]
+                          or (earlier is not None and e.version < since and renumbered is not None
+                              and e.version < renumbered and visible(row, earlier[0], e.version, earlier[1]))]
                 text = texts[key] = dumps(self.state_message(seat, events, common, views.get(seat)))
             sub.send(text)
         if self.room_changed or self.skip_changed():

@@ -307,7 +307,9 @@ async def socket(ws: WebSocket, room_id: str) -> None:
     try:
         room = await _handshake(ws, conn, rooms, room_id, settings)
         if room is not None:
-            await _serve(ws, conn, room, settings)
+            # Served in a task of its own: each of a move's wake-ups then resumes the few frames of
+            # the serving loop, not also the two dozen of the ASGI app and middleware around it.
+            await asyncio.ensure_future(_serve(ws, conn, room, settings))
     finally:
         metrics.SOCKETS.dec()
         if room is not None:

@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import Integer, bindparam, delete, insert, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app import json_codec
 from app.store.commit_rows import (
-    DEAL_ROOM_COLUMNS,
     LOG_COLUMNS,
     PLAIN_ROOM_COLUMNS,
     SEAT_COLUMNS,
@@ -174,43 +174,43 @@ async def _store_snapshots(conn: AsyncConnection, rows: list[tuple[str, int, int
 # COMMIT round trips): each room's row is updated where its version (and lease epoch) is as
 # expected, and only those rooms' log entries, snapshots and seats are written and announced. A
 # room whose row did not match changes nothing and is left out of the answer (a version conflict
-# for that room alone). Its parameters are ``_one_statement_arguments``.
+# for that room alone). Its parameters are ``_one_statement_arguments``: the rooms, log entries,
+# snapshots and seats each as one JSON text of row objects (``json_to_recordset``), which costs
+# this process one encoding each, where arrays of columns cost a bind per element; a JSON column's
+# value is stored as the text it has in that document (the ``json`` type keeps it as it is).
+_ROOM_RECORD = ("b(id varchar, expected integer, version integer, status varchar, deadline float8,"
+                " turn_start float8, banks json, epoch integer, game_no integer, players integer,"
+                " deal_version integer, active_at float8)")
 PG_GROUP_COMMIT = (
-    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE),"
+    "WITH r AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS " + _ROOM_RECORD + "),"
+    " k AS MATERIALIZED (SELECT id FROM rooms WHERE id IN (SELECT id FROM r) ORDER BY id FOR UPDATE),"
     " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
-    " turn_start = b.turn_start, banks = CAST(b.banks AS json),"
+    " turn_start = b.turn_start, banks = b.banks,"
     " game_no = COALESCE(b.game_no, rooms.game_no), players = COALESCE(b.players, rooms.players),"
     " deal_version = COALESCE(b.deal_version, rooms.deal_version),"
     " active_at = COALESCE(b.active_at, rooms.active_at)"
-    " FROM unnest($1::varchar[], $2::integer[], $3::integer[], $4::varchar[], $5::float8[],"
-    " $6::float8[], $7::text[], $8::integer[], $24::integer[], $25::integer[], $26::integer[],"
-    " $27::float8[])"
-    " AS b(id, expected, version, status, deadline, turn_start, banks, epoch, game_no, players,"
-    " deal_version, active_at)"
+    " FROM r AS b"
     " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
     # A deal's seats: each member holds its seat from the deal's first entry on.
-    " m AS (UPDATE members SET seat = x.seat, seat_since = x.since"
-    " FROM unnest($28::varchar[], $29::integer[], $30::integer[], $31::integer[])"
-    " AS x(room_id, id, seat, since)"
+    " m AS (UPDATE members SET seat = x.seat, seat_since = x.seat_since"
+    " FROM json_to_recordset($4::json) AS x(room_id varchar, id integer, seat integer, seat_since integer)"
     " WHERE members.id = x.id AND members.room_id = x.room_id AND x.room_id IN (SELECT id FROM u)),"
     " l AS (INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
-    " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, CAST(e.action AS json),"
-    " CAST(e.events AS json), e.member_id, e.msg_id"
-    " FROM unnest($9::varchar[], $10::integer[], $11::integer[], $12::varchar[], $13::integer[],"
-    " $14::text[], $15::text[], $16::integer[], $17::varchar[])"
-    " AS e(room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
+    " SELECT e.room_id, e.version, e.game_no, e.kind, e.seat, e.action, e.events, e.member_id, e.msg_id"
+    " FROM json_to_recordset($2::json) AS e(room_id varchar, version integer, game_no integer,"
+    " kind varchar, seat integer, action json, events json, member_id integer, msg_id varchar)"
     " WHERE e.room_id IN (SELECT id FROM u)),"
+    " p AS MATERIALIZED (SELECT * FROM json_to_recordset($3::json)"
+    " AS p(room_id varchar, version integer, game_no integer, state json)),"
     " s AS (INSERT INTO snapshots (room_id, version, game_no, state)"
-    " SELECT p.room_id, p.version, p.game_no, CAST(p.state AS json)"
-    " FROM unnest($18::varchar[], $19::integer[], $20::integer[], $21::text[])"
-    " AS p(room_id, version, game_no, state) WHERE p.room_id IN (SELECT id FROM u)),"
+    " SELECT p.room_id, p.version, p.game_no, p.state FROM p WHERE p.room_id IN (SELECT id FROM u)),"
     # Older snapshots are never read again (the statement does not see the one it inserts).
-    " d AS (DELETE FROM snapshots USING unnest($18::varchar[], $19::integer[]) AS q(room_id, version)"
+    " d AS (DELETE FROM snapshots USING p AS q"
     " WHERE snapshots.room_id = q.room_id AND snapshots.version < q.version"
     " AND q.room_id IN (SELECT id FROM u))"
     " SELECT (SELECT array_agg(id) FROM u),"
-    " (SELECT pg_notify($22, $23 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
+    " (SELECT pg_notify($5, $6 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
 
 
 async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str
@@ -224,13 +224,11 @@ async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], chann
 
 
 def _one_statement_arguments(changes: Sequence[CommitRows], channel: str, instance: str) -> list[Any]:
-    """``PG_GROUP_COMMIT``'s parameters, $1 to $31 in order."""
-    room = [c.room for c in changes]
-    log_rows = [row for c in changes for row in c.log]
-    snaps = [c.snapshot for c in changes if c.snapshot is not None]
-    seats = [seat for c in changes for seat in c.seats]
-    return [[c.room_id for c in changes], [c.expected for c in changes],  # $1, $2
-            *pg_room_arrays(room, PLAIN_ROOM_COLUMNS), [c.epoch for c in changes],  # $3 to $8
-            *pg_arrays(log_rows, LOG_COLUMNS), *pg_arrays(snaps, SNAPSHOT_COLUMNS),  # $9 to $21
-            channel, instance, *pg_room_arrays(room, DEAL_ROOM_COLUMNS),  # $22 to $27
-            *pg_arrays(seats, SEAT_COLUMNS)]  # $28 to $31
+    """``PG_GROUP_COMMIT``'s parameters, $1 to $6 in order: the rooms, log entries, snapshots and
+    seats as JSON texts of row objects, then the channel and the instance."""
+    dumps = json_codec.dumps
+    rooms = [{"id": c.room_id, "expected": c.expected, "epoch": c.epoch, **c.room} for c in changes]
+    log_rows = [dict(zip(LOG_COLUMNS, row, strict=True)) for c in changes for row in c.log]
+    snaps = [dict(zip(SNAPSHOT_COLUMNS, c.snapshot, strict=True)) for c in changes if c.snapshot is not None]
+    seats = [dict(zip(SEAT_COLUMNS, seat, strict=True)) for c in changes for seat in c.seats]
+    return [dumps(rooms), dumps(log_rows), dumps(snaps), dumps(seats), channel, instance]

@@ -20,7 +20,6 @@ DEAL_FIELDS = frozenset(("game_no", "players", "deal_version", "active_at"))
 
 # Column orders of the rows, as the statements over arrays (``unnest``) take them.
 PLAIN_ROOM_COLUMNS = ("version", "status", "deadline", "turn_start", "banks")
-DEAL_ROOM_COLUMNS = ("game_no", "players", "deal_version", "active_at")
 LOG_COLUMNS = ("room_id", "version", "game_no", "kind", "seat", "action", "events", "member_id", "msg_id")
 SNAPSHOT_COLUMNS = ("room_id", "version", "game_no", "state")
 SEAT_COLUMNS = ("room_id", "id", "seat", "seat_since")

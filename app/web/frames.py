@@ -8,7 +8,10 @@ gives servers for such offers) a way to write frames the app encoded itself. ``O
 socket's frames until the event loop's turn ends and writes them with one call: a player's ack and
 state go out together, and a frame shared by many sockets (all spectators' state) is encoded once.
 A crowd's sockets (a hundred spectators sharing one state) are written a chunk a turn, after every
-other socket, so that one room's fan-out never keeps the loop from other rooms' moves.
+other socket, so that one room's fan-out never keeps the loop from other rooms' moves. The same
+offer has ``read``: the app takes each text message as the parser found it, without uvicorn's
+queue of ASGI messages, and the socket's reading pauses only while ``INBOX_LIMIT`` messages wait
+unread (uvicorn pauses and resumes it around every message).
 
 Every launcher serves WebSockets with ``FrameProtocol`` (``app.web.launch``); on a server that
 does not (a test's plain uvicorn), the app sends each frame through ASGI as before. Frames here
@@ -34,7 +37,8 @@ import itertools
 import logging
 import socket
 import weakref
-from typing import Any
+from collections import deque
+from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import ProtocolError
@@ -54,6 +58,9 @@ CLOSE_POLICY = 1008
 _MESSAGE_OPCODES = (Opcode.TEXT, Opcode.BINARY)
 # Whole messages a client may still send once the server's close frame is out.
 AFTER_CLOSE_MESSAGES = 1_000
+# Messages parsed for the app's own reader (``FrameProtocol.read``) and not yet read, past which the
+# socket's reading pauses until the app has read them (uvicorn's ASGI queue pauses after each one).
+INBOX_LIMIT = 4
 
 
 class TooManyControlFrames(ProtocolError):
@@ -122,11 +129,27 @@ class _Transport:
         return getattr(self.raw, name)
 
 
+class _AppQueue(asyncio.Queue[Any]):
+    """uvicorn's queue of ASGI messages for the app; once the app reads through
+    ``FrameProtocol.read``, what uvicorn puts here (a disconnect, a binary message) goes to that
+    reader's inbox instead, in order with the text messages."""
+
+    def __init__(self, protocol: FrameProtocol) -> None:
+        super().__init__()
+        self.protocol = protocol
+
+    def put_nowait(self, item: Any) -> None:
+        if self.protocol.reads_direct:
+            self.protocol.deliver(item)
+        else:
+            super().put_nowait(item)
+
+
 class FrameProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, offering the app ``write`` (encoded frames, one
-    call) and ``buffered`` (bytes the transport still holds for a slow client), and bounding what
-    a client makes the server do and hold (module docstring). ``configured(limits)`` is the class
-    uvicorn is given."""
+    call), ``buffered`` (bytes the transport still holds for a slow client) and ``read`` (the next
+    message, a text as it came), and bounding what a client makes the server do and hold (module
+    docstring). ``configured(limits)`` is the class uvicorn is given."""
 
     limits = TransportLimits()
 
@@ -147,6 +170,12 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         self.aborted = False
         self.stall_timer: asyncio.TimerHandle | None = None
         self.linger_timer: asyncio.TimerHandle | None = None
+        # The app's own reader (``read``): from its first read on, texts come straight from the
+        # parser and everything else uvicorn queues comes after them, in order, in ``inbox``.
+        self.queue = _AppQueue(self)
+        self.reads_direct = False
+        self.inbox: deque[str | dict[str, Any]] = deque()
+        self.reader: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -187,6 +216,56 @@ class FrameProtocol(WebSocketsSansIOProtocol):
                 self.raw.resume_reading()
         return message
 
+    # The app's own reader: a text message is handed over as it came, without an ASGI message
+    # around it, the ASGI queue, or pausing and resuming the socket's reading for each message.
+
+    async def read(self) -> str | dict[str, Any]:
+        """The next text, or an ASGI message (``websocket.disconnect``, a binary
+        ``websocket.receive``)."""
+        if not self.reads_direct:
+            self.reads_direct = True
+            queue = self.queue
+            while not queue.empty():  # what uvicorn queued before the first read goes first
+                self.inbox.append(cast(dict[str, Any], queue.get_nowait()))
+        inbox = self.inbox
+        while not inbox:
+            self.reader = self.loop.create_future()
+            try:
+                await self.reader
+            finally:
+                self.reader = None
+        item = inbox.popleft()
+        if self.read_paused and len(inbox) < INBOX_LIMIT:
+            self.read_paused = False
+            if not self.write_paused and not self.raw.is_closing():
+                self.raw.resume_reading()
+        return item
+
+    def deliver(self, item: str | dict[str, Any]) -> None:
+        """A message for the app's reader; reading pauses while ``INBOX_LIMIT`` wait unread."""
+        self.inbox.append(item)
+        reader = self.reader
+        if reader is not None and not reader.done():
+            reader.set_result(None)
+        if len(self.inbox) >= INBOX_LIMIT and not self.read_paused:
+            self.read_paused = True
+            self.raw.pause_reading()
+
+    def send_receive_event_to_app(self) -> None:
+        if not self.reads_direct or self.curr_msg_data_type != "text" or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            # As uvicorn does: the message is not UTF-8, the connection fails (1007).
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        self.deliver(text)
+
     def abort(self, reason: str) -> None:
         """Release the transport now (unsent bytes dropped); the app hears the socket is gone
         (``connection_lost``, on the loop's next turn)."""
@@ -224,7 +303,7 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         # app's frames are plain, unmasked, uncompressed text frames.
         if scope is not None and not self.conn.extensions:
             scope["extensions"][EXTENSION] = {"write": self.write_frames, "buffered": self.buffered,
-                                              "outbox": outbox(self.loop)}
+                                              "read": self.read, "outbox": outbox(self.loop)}
 
     def write_frames(self, data: bytes) -> bool:
         """Write encoded frames; ``False`` when the socket takes no more (closing, closed, or

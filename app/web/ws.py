@@ -323,10 +323,14 @@ async def socket(ws: WebSocket, room_id: str) -> None:
 
 async def _read(ws: WebSocket, conn: Connection, settings: Settings) -> str | None:
     """The next text frame; ``None`` when the socket is done (closed by the peer or by us)."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
+    # A text as it came from the transport's own reader (``FrameProtocol.read``), else an ASGI message.
+    message = await conn.direct["read"]() if conn.direct is not None else await ws.receive()
+    if isinstance(message, str):
+        text: str | None = message
+    elif message["type"] == "websocket.disconnect":
         return None
-    text = message.get("text")
+    else:
+        text = message.get("text")
     if text is None:
         metrics.CLOSES.labels("binary").inc()
         conn.close(CLOSE_UNSUPPORTED, "text frames only")

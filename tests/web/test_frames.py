@@ -6,13 +6,14 @@ test this way) writing a player's ack and state together."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Generator
 from typing import Any
 
 import httpx
 import pytest
-from websockets.frames import Frame
+from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
 from app.config import Settings
@@ -249,4 +250,24 @@ async def test_the_server_writes_a_players_ack_and_state_together(server: Server
     # The mover's ack and state share a write; the other seat and the spectator get one each.
     assert frames >= 4 and writes <= frames - 1, (frames, writes)
     for client in (*players, *watchers):
+        await client.close()
+
+
+async def test_messages_that_arrive_together_are_read_in_order_past_the_inbox_limit(
+        server: ServerProcess) -> None:
+    """Three times ``INBOX_LIMIT`` pings in one TCP write: the app's own reader
+    (``FrameProtocol.read``) pauses the socket's reading while its inbox is full and resumes it once
+    it has read them, answering each in the order sent; a ping sent after them is answered too."""
+    room, tokens = await make_room(server.http, 2)
+    players, _ = await seat_clients(server.ws, room, tokens, spectators=0)
+    player = players[0]
+    ids = [f"p-{i}" for i in range(3 * frames.INBOX_LIMIT)]
+    pings = [json.dumps({"type": "ping", "id": msg_id}).encode() for msg_id in ids]
+    player.ws.transport.write(b"".join(Frame(Opcode.TEXT, ping).serialize(mask=True, extensions=[])
+                                       for ping in pings))
+    await player.expect("pong", id=ids[-1])
+    await player.send({"type": "ping", "id": "after"})
+    await player.expect("pong", id="after")
+    assert [r.message["id"] for r in player.received if r.message["type"] == "pong"] == [*ids, "after"]
+    for client in players:
         await client.close()

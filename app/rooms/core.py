@@ -324,15 +324,15 @@ class RoomCore(ABC):
         gone or a deal renumbers the seats, so that tenure lasts until the first deal; entries of a
         game between two deals of one catch-up are told to nobody's former seat (missing them is
         better than telling a seat's events to the member who held its number in another game)."""
-        renumbered = (next((e.version for e in entries if e.kind == "deal"), None)
-                      if held_before else None)
+        # The first deal among the entries ends every tenure held before them.
+        until = next((e.version for e in entries if e.kind == "deal"), 0) if held_before else 0
         audience: list[tuple[Subscriber, int | None, int, tuple[int, int] | None]] = []
         for sub in list(self.subscribers):
             member = self.member_of(sub)
             seat = member.seat if member is not None and member.status == "seated" else None
             since = member.since if seat is not None and member is not None else 0
-            earlier = (held_before.get(member.id) if held_before and renumbered is not None
-                       and seat is not None and member is not None else None)
+            earlier = (held_before.get(member.id) if held_before and until and seat is not None and member
+                       else None)
             audience.append((sub, seat, since, earlier if earlier != (seat, since) else None))
         common = self.state_common() if self.state is not None and audience else None
         # Every seat's view at once: the game builds the table's public part once (``views``).
@@ -345,8 +345,8 @@ class RoomCore(ABC):
             if text is None:
                 events = [event_json(e, row) for e in entries for row in e.events
                           if visible(row, seat, e.version, since)
-                          or (earlier is not None and e.version < since and renumbered is not None
-                              and e.version < renumbered and visible(row, earlier[0], e.version, earlier[1]))]
+                          or (earlier is not None and e.version < until
+                              and visible(row, earlier[0], e.version, earlier[1]))]
                 text = texts[key] = dumps(self.state_message(seat, events, common, views.get(seat)))
             sub.send(text)
         if self.room_changed or self.skip_changed():

@@ -54,10 +54,11 @@ async def catch_up(room: RoomCore) -> None:
     entries = news.entries
     target = news.room["version"]
     contiguous = [e.version for e in entries] == list(range(room.version + 1, target + 1))
-    # Seats as held before the entries: a deal among them hands them out anew (``take_members``),
-    # and the entries before it are still told to the members who held the seats then.
-    held_before = {m.id: (m.seat, m.since) for m in room.members.values()
-                   if m.status == "seated" and m.seat is not None}
+    # Seats as held before the entries, when a deal among them hands them out anew (``take_members``):
+    # the entries before it are still told to the members who held the seats then.
+    held_before = ({m.id: (m.seat, m.since) for m in room.members.values()
+                    if m.status == "seated" and m.seat is not None}
+                   if any(e.kind == "deal" for e in entries) else None)
     if target > room.version and not contiguous:
         # Not a contiguous tail (never expected: log entries are never deleted): rebuild.
         await _rebuild(room, entries, held_before)
@@ -103,7 +104,8 @@ def _told(room: RoomCore) -> tuple[Any, ...]:
             tuple((m.id, m.name, m.status, m.seat, m.wanted_seat) for m in room.members.values()))
 
 
-async def _rebuild(room: RoomCore, entries: list[LogEntry], held_before: dict[int, tuple[int, int]]) -> None:
+async def _rebuild(room: RoomCore, entries: list[LogEntry],
+                   held_before: dict[int, tuple[int, int]] | None) -> None:
     record = await queries.load_room(room.engine, room.id)
     if record is None:
         return

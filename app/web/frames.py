@@ -247,7 +247,7 @@ class FrameProtocol(WebSocketsSansIOProtocol):
         reader = self.reader
         if reader is not None and not reader.done():
             reader.set_result(None)
-        if len(self.inbox) >= INBOX_LIMIT and not self.read_paused:
+        if len(self.inbox) >= INBOX_LIMIT and not self.read_paused and not self.raw.is_closing():
             self.read_paused = True
             self.raw.pause_reading()
 

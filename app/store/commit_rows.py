@@ -18,7 +18,8 @@ from app.store.log_entries import LogEntry
 CLOCK_FIELDS = frozenset(("status", "deadline", "turn_start", "banks"))
 DEAL_FIELDS = frozenset(("game_no", "players", "deal_version", "active_at"))
 
-# Column orders of the rows, as the statements over arrays (``unnest``) take them.
+# Column orders of the rows, as the statements over arrays (``unnest``) take them; also the keys of
+# the one-statement commit's JSON row objects (``commit._one_statement_arguments``).
 PLAIN_ROOM_COLUMNS = ("version", "status", "deadline", "turn_start", "banks")
 LOG_COLUMNS = ("room_id", "version", "game_no", "kind", "seat", "action", "events", "member_id", "msg_id")
 SNAPSHOT_COLUMNS = ("room_id", "version", "game_no", "state")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from sqlalchemy.engine import make_url
+
 from app.store.queries import LISTENER_APP
 from tests.support import free_port
 
@@ -16,13 +18,17 @@ class SlowAnswers:
     with ``news_only`` only on the instance's LISTEN connection (named by ``LISTENER_APP`` in its
     startup message), so its reads are quick but other instances' notifications come late."""
 
-    def __init__(self, host: str, port: int, delay: float, news_only: bool = False,
+    def __init__(self, database_url: str, delay: float, news_only: bool = False,
                  questions: asyncio.Event | None = None) -> None:
-        self.host, self.port, self.delay, self.news_only = host, port, delay, news_only
+        database = make_url(database_url)
+        self.host, self.port = database.host or "127.0.0.1", database.port or 5432
+        self.delay, self.news_only = delay, news_only
         # When given: the instance's questions wait while it is clear, and reach the database (which
         # then answers from what it holds by then) once it is set.
         self.questions = questions
         self.listen_port = free_port()
+        # The database's URL through this relay, for the instance it stands in front of.
+        self.url = database.set(host="127.0.0.1", port=self.listen_port).render_as_string(hide_password=False)
         self.server: asyncio.Server | None = None
         self.pipes: set[asyncio.Task[None]] = set()
 

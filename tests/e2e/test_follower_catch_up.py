@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from app.rooms.entries import event_json, visible
 from app.store import queries
@@ -39,12 +38,11 @@ async def test_a_follower_catching_up_over_a_games_end_and_the_next_deal_tells_e
     the first deal) and of the second (held from the second deal)."""
     rng = random.Random(7)
     async with fresh_postgres() as url:
-        parsed = make_url(url)
         questions = asyncio.Event()
         questions.set()
-        relay = SlowAnswers(parsed.host or "127.0.0.1", parsed.port or 5432, 0.0, questions=questions)
+        relay = SlowAnswers(url, 0.0, questions=questions)
         await relay.start()
-        held_url = parsed.set(host="127.0.0.1", port=relay.listen_port).render_as_string(hide_password=False)
+        held_url = relay.url
         owner = ServerProcess(tmp_path, url, **LIFTED).start()
         try:
             follower = await asyncio.to_thread(ServerProcess(tmp_path, held_url, **LIFTED).start)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
 from tests.e2e.client import TIMEOUT
 from tests.e2e.relay import SlowAnswers
@@ -32,10 +31,9 @@ async def test_a_newcomers_token_is_known_to_the_downloads_of_an_instance_that_h
     does for any member of a room with no game yet (404), never ``bad_token``; a token of nobody
     is still refused."""
     async with fresh_postgres() as url:
-        parsed = make_url(url)
-        relay = SlowAnswers(parsed.host or "127.0.0.1", parsed.port or 5432, LATE_NEWS, news_only=True)
+        relay = SlowAnswers(url, LATE_NEWS, news_only=True)
         await relay.start()
-        slow_url = parsed.set(host="127.0.0.1", port=relay.listen_port).render_as_string(hide_password=False)
+        slow_url = relay.url
         owner = ServerProcess(tmp_path, url, **LIFTED).start()
         try:
             follower = await asyncio.to_thread(ServerProcess(tmp_path, slow_url, **LIFTED).start)

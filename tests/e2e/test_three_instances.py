@@ -12,7 +12,6 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
 from app.rooms.entries import event_json, visible
 from app.rooms.tokens import hash_token
@@ -276,10 +275,9 @@ async def test_an_instance_that_loads_a_room_while_its_owner_commits_tells_its_s
     must get every event from the deal on, once and in order, like the sockets on A and B."""
     rng = random.Random(2026)
     async with fresh_postgres() as url:
-        parsed = make_url(url)
-        relay = SlowAnswers(parsed.host or "127.0.0.1", parsed.port or 5432, SLOW_ANSWERS)
+        relay = SlowAnswers(url, SLOW_ANSWERS)
         await relay.start()
-        slow_url = parsed.set(host="127.0.0.1", port=relay.listen_port).render_as_string(hide_password=False)
+        slow_url = relay.url
         servers = [ServerProcess(tmp_path, url, **LIFTED, **QUICK_BOTS).start(),
                    ServerProcess(tmp_path, url, **LIFTED, **QUICK_BOTS).start()]
         try:
@@ -415,10 +413,9 @@ async def test_private_events_reach_their_seat_on_every_instance_of_three(tmp_pa
     kick."""
     rng = random.Random(33)
     async with fresh_postgres() as url:
-        parsed = make_url(url)
-        relay = SlowAnswers(parsed.host or "127.0.0.1", parsed.port or 5432, LATE_NEWS, news_only=True)
+        relay = SlowAnswers(url, LATE_NEWS, news_only=True)
         await relay.start()
-        slow_url = parsed.set(host="127.0.0.1", port=relay.listen_port).render_as_string(hide_password=False)
+        slow_url = relay.url
         servers = [ServerProcess(tmp_path, url, **LIFTED).start() for _ in range(2)]
         try:
             servers.append(await asyncio.to_thread(ServerProcess(tmp_path, slow_url, **LIFTED).start))

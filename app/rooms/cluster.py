@@ -126,6 +126,16 @@ class Cluster:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.listener.ready.wait(), 10)
 
+    async def listen(self, room_id: str) -> None:
+        """PostgreSQL: hear of other instances' changes of ``room_id`` (before a copy is read)."""
+        if self.listener is not None:
+            await self.listener.listen(room_id)
+
+    async def unlisten(self, room_id: str) -> None:
+        """PostgreSQL: a copy of ``room_id`` left memory (or was never loaded after ``listen``)."""
+        if self.listener is not None:
+            await self.listener.unlisten(room_id)
+
     def start_leases(self) -> None:
         """PostgreSQL: renew and take leases, and tell presence, from now on."""
         if self.leases:

@@ -149,6 +149,7 @@ class RoomManager:
             room.closed = True
             if self.rooms.get(room.id) is room:
                 del self.rooms[room.id]
+                await self.cluster.unlisten(room.id)
             if room.epoch is not None:
                 # Out of memory here: another instance may take the room at once.
                 await self.cluster.release(room.id)
@@ -180,16 +181,23 @@ class RoomManager:
         async with lock:
             room = self.rooms.get(room_id)
             if room is None:
-                # The lease first (when nobody holds it), then the load: no owner's commit can
-                # land between what was read and the epoch this instance commits under.
-                epoch = await self.cluster.take_lease(room_id)
-                record = await queries.load_room(self.engine, room_id)
-                if record is None:
-                    self._loading.pop(room_id, None)
-                    raise RoomError("unknown_room", "There is no such room.", 404)
-                room = Room(record, get_game(record.room["game"]), engine=self.engine, settings=self.settings,
-                            writer=self.writer, cluster=self.cluster, signer=self.signer, epoch=epoch)
-                await fair_store.ensure_stored(room)
+                # Listening first, then the lease (when nobody holds it), then the load: a change
+                # committed after the copy was read is told to this instance, and no owner's commit
+                # can land between what was read and the epoch this instance commits under.
+                await self.cluster.listen(room_id)
+                try:
+                    epoch = await self.cluster.take_lease(room_id)
+                    record = await queries.load_room(self.engine, room_id)
+                    if record is None:
+                        self._loading.pop(room_id, None)
+                        raise RoomError("unknown_room", "There is no such room.", 404)
+                    room = Room(record, get_game(record.room["game"]), engine=self.engine,
+                                settings=self.settings, writer=self.writer, cluster=self.cluster,
+                                signer=self.signer, epoch=epoch)
+                    await fair_store.ensure_stored(room)
+                except BaseException:
+                    await self.cluster.unlisten(room_id)
+                    raise
                 self.rooms[room_id] = room
                 if epoch is None and self.cluster.leases:
                     # Another instance owns it: its commits notified while this copy was being

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.rooms import metrics
 from app.store import queries
-from app.store.notify import CHANNEL, asyncpg_url, notify
+from app.store.notify import ROOM_CHANNEL_PREFIX, asyncpg_url, notify
 from app.store.queries import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -126,10 +126,11 @@ class StoreWriter:
         stored: set[str] = set()
         try:
             conn = await self._pg_connection()
-            # 200 rooms at most a statement: their ids make one notification, under its size limit.
+            # 200 rooms at most a statement.
             for start in range(0, len(single), 200):
                 stored |= await queries.append_in_one_statement_pg(
-                    conn, [change for change, _ in single[start:start + 200]], CHANNEL, self.instance)
+                    conn, [change for change, _ in single[start:start + 200]], ROOM_CHANNEL_PREFIX,
+                    self.instance)
         except Exception:
             log.info("the one-statement commit failed; storing the batch the general way", exc_info=True)
             with contextlib.suppress(Exception):

@@ -210,25 +210,28 @@ PG_GROUP_COMMIT = (
     " WHERE snapshots.room_id = q.room_id AND snapshots.version < q.version"
     " AND q.room_id IN (SELECT id FROM u))"
     " SELECT (SELECT array_agg(id) FROM u),"
-    " (SELECT pg_notify($5, $6 || ' ' || string_agg(id, ' ')) FROM u HAVING count(*) > 0)")
+    # Each stored room's change on its own channel: it wakes only the instances holding that room.
+    " (SELECT count(pg_notify($5 || id, $6)) FROM u)")
 
 
-async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel: str, instance: str
-                                     ) -> set[str]:
-    """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg connection,
-    announced on ``channel`` as ``instance``; returns the rooms whose change was stored (the others
-    were not at their expected version or lease epoch, and nothing of theirs was written)."""
+async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel_prefix: str,
+                                     instance: str) -> set[str]:
+    """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg
+    connection, each room's announced as ``instance`` on its channel (``channel_prefix`` and its id);
+    returns the rooms whose change was stored (the others were not at their expected version or lease
+    epoch, and nothing of theirs was written)."""
     row = await conn.fetchrow(PG_GROUP_COMMIT,
-                              *_one_statement_arguments([commit_rows(c) for c in commits], channel, instance))
+                              *_one_statement_arguments([commit_rows(c) for c in commits], channel_prefix,
+                                                        instance))
     return set(row[0] or ())
 
 
-def _one_statement_arguments(changes: Sequence[CommitRows], channel: str, instance: str) -> list[Any]:
+def _one_statement_arguments(changes: Sequence[CommitRows], channel_prefix: str, instance: str) -> list[Any]:
     """``PG_GROUP_COMMIT``'s parameters, $1 to $6 in order: the rooms, log entries, snapshots and
-    seats as JSON texts of row objects, then the channel and the instance."""
+    seats as JSON texts of row objects, then the rooms' channel prefix and the instance."""
     dumps = json_codec.dumps
     rooms = [{"id": c.room_id, "expected": c.expected, "epoch": c.epoch, **c.room} for c in changes]
     log_rows = [dict(zip(LOG_COLUMNS, row, strict=True)) for c in changes for row in c.log]
     snaps = [dict(zip(SNAPSHOT_COLUMNS, c.snapshot, strict=True)) for c in changes if c.snapshot is not None]
     seats = [dict(zip(SEAT_COLUMNS, seat, strict=True)) for c in changes for seat in c.seats]
-    return [dumps(rooms), dumps(log_rows), dumps(snaps), dumps(seats), channel, instance]
+    return [dumps(rooms), dumps(log_rows), dumps(snaps), dumps(seats), channel_prefix, instance]

@@ -1,10 +1,11 @@
 """PostgreSQL LISTEN/NOTIFY between app instances sharing one database.
 
-After a commit that changes a room, an instance sends ``NOTIFY houserules, '<instance> <room> <room> ...'``
-(inside the same transaction, so it is delivered only if the commit succeeds; one
-notification names up to 200 rooms). Every other
-instance that has the room loaded reloads it from the database and publishes the news to its
-own sockets. Moves stay serialised by the version check on the room row.
+After a commit that changes a room, an instance sends ``NOTIFY "houserules_room_<room>", '<instance>'``
+(inside the same transaction, so it is delivered only if the commit succeeds). Each instance listens
+on the channels of the rooms it has loaded, and only those: a commit wakes the instances that hold
+its room, not every instance (with rooms spread over instances by a proxy, most changes concern one
+of them). Every other instance that has the room loaded catches up from the database and publishes
+the news to its own sockets. Moves stay serialised by the version check on the room row.
 
 One instance owns a room at a time (its lease, see ``app.rooms.manager``); a socket on another
 instance has its moves handed to the owner over ``NOTIFY houserules_hand, '<json>'`` (a request
@@ -15,6 +16,7 @@ instance's presence (``"to": "*"``: which members have sockets open on it), for 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 from collections.abc import Callable, Iterable
@@ -27,7 +29,8 @@ from app import json_codec
 from app.store.queries import LISTENER_APP
 
 log = logging.getLogger(__name__)
-CHANNEL = "houserules"
+# A room's channel is this prefix and its id (at most 16 + 43 bytes, under PostgreSQL's 63).
+ROOM_CHANNEL_PREFIX = "houserules_room_"
 HAND_CHANNEL = "houserules_hand"
 # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
 HAND_MAX_BYTES = 7900
@@ -38,18 +41,16 @@ def asyncpg_url(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://")
 
 
-def rooms_changed_payloads(instance: str, room_ids: Iterable[str]) -> list[str]:
-    """The ``CHANNEL`` payloads telling that these rooms changed: one per 200 rooms (each stays far
-    below PostgreSQL's 8000-byte limit)."""
-    ids = sorted(set(room_ids))
-    return [" ".join([instance, *ids[start:start + 200]]) for start in range(0, len(ids), 200)]
+def room_channel(room_id: str) -> str:
+    """The channel on which a change of ``room_id`` is told (its payload: the instance that made it)."""
+    return ROOM_CHANNEL_PREFIX + room_id
 
 
 async def notify(conn: AsyncConnection, instance: str, room_ids: Iterable[str]) -> None:
     """Within the caller's transaction: tell the other instances these rooms changed."""
-    for payload in rooms_changed_payloads(instance, room_ids):
-        await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                           {"channel": CHANNEL, "payload": payload})
+    await conn.execute(text("SELECT count(pg_notify(:prefix || r, :instance))"
+                            " FROM unnest(CAST(:rooms AS text[])) AS r"),
+                       {"prefix": ROOM_CHANNEL_PREFIX, "instance": instance, "rooms": sorted(set(room_ids))})
 
 
 # Several notifications in one statement, in the order of the arrays.
@@ -76,8 +77,9 @@ class Notifier:
 
     async def rooms_changed(self, instance: str, room_ids: Iterable[str]) -> None:
         """Tell the other instances these rooms changed (as a commit's notification does)."""
-        for payload in rooms_changed_payloads(instance, room_ids):
-            await self._send(CHANNEL, payload)
+        # Sent side by side: the notifier puts them in one statement.
+        await asyncio.gather(*(self._send(room_channel(room_id), instance)
+                               for room_id in sorted(set(room_ids))))
 
     async def _send(self, channel: str, payload: str) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -125,8 +127,9 @@ class Notifier:
 
 
 class Listener:
-    """Keeps one asyncpg connection listening; calls ``on_room(room_id)`` for other instances' news
-    and ``on_hand(message)`` for hand-over messages addressed to this instance."""
+    """Keeps one asyncpg connection listening: on the channels of the rooms ``listen`` named (calling
+    ``on_room(room_id)`` for other instances' changes) and on the hand-over channel (calling
+    ``on_hand(message)`` for messages addressed to this instance)."""
 
     def __init__(self, url: str, instance: str, on_room: Callable[[str], None],
                  on_hand: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -136,6 +139,13 @@ class Listener:
         self.on_hand = on_hand
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
+        # Rooms to hear of: how many loaded copies here asked (a room unloaded while it is loaded
+        # again keeps its channel).
+        self._wanted: collections.Counter[str] = collections.Counter()
+        # The connection and the rooms it listens to; one LISTEN or UNLISTEN at a time on it.
+        self._conn: Any = None
+        self._listening: set[str] = set()
+        self._changing = asyncio.Lock()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run())
@@ -146,11 +156,43 @@ class Listener:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
 
-    def _receive(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        instance, *room_ids = payload.split(" ")
-        if instance != self.instance:
-            for room_id in room_ids:
-                self.on_room(room_id)
+    async def listen(self, room_id: str) -> None:
+        """Hear of ``room_id``'s changes from now on: returns once the database listens for this
+        instance (a copy read after that misses no change), or at once while the connection is
+        down (when it is back, every wanted room is listened to again and told as changed)."""
+        self._wanted[room_id] += 1
+        await self._follow(room_id)
+
+    async def unlisten(self, room_id: str) -> None:
+        """A copy of ``room_id`` left memory here (its ``listen`` is undone)."""
+        self._wanted[room_id] -= 1
+        if self._wanted[room_id] <= 0:
+            del self._wanted[room_id]
+        await self._follow(room_id)
+
+    async def _follow(self, room_id: str) -> None:
+        """Make the connection listen to ``room_id`` exactly while it is wanted."""
+        async with self._changing:
+            conn = self._conn
+            if conn is None or conn.is_closed():
+                return
+            channel = room_channel(room_id)
+            try:
+                if room_id in self._wanted and room_id not in self._listening:
+                    await conn.add_listener(channel, self._receive)
+                    self._listening.add(room_id)
+                elif room_id not in self._wanted and room_id in self._listening:
+                    self._listening.discard(room_id)
+                    await conn.remove_listener(channel, self._receive)
+            except Exception:
+                # Connected again from scratch: every wanted room is listened to, then told as changed.
+                log.warning("LISTEN for room %s failed; reconnecting", room_id, exc_info=True)
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    def _receive(self, _conn: Any, _pid: int, channel: str, payload: str) -> None:
+        if payload != self.instance:
+            self.on_room(channel[len(ROOM_CHANNEL_PREFIX):])
 
     def _receive_hand(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
@@ -164,22 +206,44 @@ class Listener:
         if to == self.instance or (to == "*" and message.get("from") != self.instance):
             self.on_hand(message)
 
-    async def _run(self) -> None:
+    async def _connect(self) -> Any:
+        """A connection listening to the hand-over channel and every wanted room."""
         import asyncpg
 
+        # Named after the instance: others see in pg_stat_activity whether it is alive.
+        conn = await asyncpg.connect(
+            self.url, server_settings={"application_name": f"{LISTENER_APP}{self.instance}"})
+        try:
+            await conn.add_listener(HAND_CHANNEL, self._receive_hand)
+            async with self._changing:
+                wanted = list(self._wanted)
+                for room_id in wanted:
+                    await conn.add_listener(room_channel(room_id), self._receive)
+                # A room wanted meanwhile is listened to by its own ``listen`` (waiting for the lock).
+                self._listening = set(wanted)
+                self._conn = conn
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await conn.close()
+            raise
+        return conn
+
+    async def _run(self) -> None:
         while True:
             try:
-                # Named after the instance: others see in pg_stat_activity whether it is alive.
-                conn = await asyncpg.connect(
-                    self.url, server_settings={"application_name": f"{LISTENER_APP}{self.instance}"})
+                conn = await self._connect()
                 try:
-                    await conn.add_listener(CHANNEL, self._receive)
-                    await conn.add_listener(HAND_CHANNEL, self._receive_hand)
+                    # Rooms loaded here while the connection was down (none at the first start): the
+                    # changes since were told to nobody here.
+                    for room_id in list(self._wanted):
+                        self.on_room(room_id)
                     self.ready.set()
                     while not conn.is_closed():
                         await asyncio.sleep(1)
                 finally:
                     self.ready.clear()
+                    self._conn = None
+                    self._listening = set()
                     with contextlib.suppress(Exception):
                         await conn.close()
             except asyncio.CancelledError:

@@ -27,7 +27,7 @@ from app.store.notify import asyncpg_url
 from app.store.queries import Commit, LogEntry, VersionConflict
 from tests.support import fresh_postgres, postgres_url
 
-CHANNEL = "houserules_paths_test"
+CHANNEL_PREFIX = "houserules_paths_test_"
 CLOCK = {"status": "playing", "deadline": 1000.125, "turn_start": 990.5, "banks": {"0": 7.5, "1": 0.0}}
 ROOMS = ("room-a", "room-b")
 # Members are created in the same order in every database: room-a has 1 and 2, room-b 3 and 4.
@@ -96,7 +96,7 @@ async def _one_statement(engine: AsyncEngine, pg: Any, commits: Sequence[Commit]
     """As the room manager writes on PostgreSQL: moves and deals in one statement, the rest by
     group commit."""
     single = [c for c in commits if c.one_statement]
-    stored = await queries.append_in_one_statement_pg(pg, single, CHANNEL, "me")
+    stored = await queries.append_in_one_statement_pg(pg, single, CHANNEL_PREFIX, "me")
     if stored != {c.room_id for c in single}:
         raise VersionConflict(",".join(sorted({c.room_id for c in single} - stored)))
     rest = [c for c in commits if not c.one_statement]

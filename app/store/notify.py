@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 # A room's channel is this prefix and its id (at most 16 + 43 bytes, under PostgreSQL's 63).
 ROOM_CHANNEL_PREFIX = "houserules_room_"
 HAND_CHANNEL = "houserules_hand"
+# How long a LISTEN or UNLISTEN may take before the listening connection is given up for a new one
+# (room loads wait for their LISTEN: a connection that hangs must not hold them for good).
+LISTEN_SECONDS = 10.0
 # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
 HAND_MAX_BYTES = 7900
 
@@ -179,16 +182,15 @@ class Listener:
             channel = room_channel(room_id)
             try:
                 if room_id in self._wanted and room_id not in self._listening:
-                    await conn.add_listener(channel, self._receive)
+                    await asyncio.wait_for(conn.add_listener(channel, self._receive), LISTEN_SECONDS)
                     self._listening.add(room_id)
                 elif room_id not in self._wanted and room_id in self._listening:
                     self._listening.discard(room_id)
-                    await conn.remove_listener(channel, self._receive)
+                    await asyncio.wait_for(conn.remove_listener(channel, self._receive), LISTEN_SECONDS)
             except Exception:
                 # Connected again from scratch: every wanted room is listened to, then told as changed.
                 log.warning("LISTEN for room %s failed; reconnecting", room_id, exc_info=True)
-                with contextlib.suppress(Exception):
-                    await conn.close()
+                conn.terminate()
 
     def _receive(self, _conn: Any, _pid: int, channel: str, payload: str) -> None:
         if payload != self.instance:
@@ -214,17 +216,17 @@ class Listener:
         conn = await asyncpg.connect(
             self.url, server_settings={"application_name": f"{LISTENER_APP}{self.instance}"})
         try:
-            await conn.add_listener(HAND_CHANNEL, self._receive_hand)
+            await asyncio.wait_for(conn.add_listener(HAND_CHANNEL, self._receive_hand), LISTEN_SECONDS)
             async with self._changing:
                 wanted = list(self._wanted)
                 for room_id in wanted:
-                    await conn.add_listener(room_channel(room_id), self._receive)
+                    await asyncio.wait_for(conn.add_listener(room_channel(room_id), self._receive),
+                                           LISTEN_SECONDS)
                 # A room wanted meanwhile is listened to by its own ``listen`` (waiting for the lock).
                 self._listening = set(wanted)
                 self._conn = conn
         except BaseException:
-            with contextlib.suppress(Exception):
-                await conn.close()
+            conn.terminate()
             raise
         return conn
 

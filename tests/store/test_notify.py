@@ -15,9 +15,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store import notify as notify_module
 from app.store.db import make_engine
 from app.store.notify import Listener, Notifier, notify
 from app.store.queries import LISTENER_APP
+from tests.e2e.relay import SlowAnswers
 from tests.support import fresh_postgres, needs_postgres, until
 
 pytestmark = needs_postgres
@@ -138,3 +140,33 @@ async def test_any_room_id_has_a_channel(room_id: str) -> None:
         await _changed(engine, "there", room_id.lower(), room_id)
         await heard.until(room_id)
         assert heard.rooms == [room_id]
+
+
+async def test_a_listen_that_hangs_gives_the_connection_up_and_the_room_is_caught_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A room's load waits for its LISTEN: a listening connection that stops answering is given up
+    (after ``LISTEN_SECONDS``) rather than holding every load; the room is heard on the next one."""
+    monkeypatch.setattr(notify_module, "LISTEN_SECONDS", 0.2)
+    async with fresh_postgres() as url:
+        questions = asyncio.Event()
+        questions.set()
+        relay = SlowAnswers(url, 0.0, questions=questions)
+        await relay.start()
+        engine = make_engine(url)
+        heard = Heard()
+        listener = Listener(relay.url, "hung", heard)
+        listener.start()
+        try:
+            await asyncio.wait_for(listener.ready.wait(), 60)
+            questions.clear()  # the database hears nothing more from this instance
+            await asyncio.wait_for(listener.listen("room"), 60)
+            assert heard.rooms == []
+            questions.set()
+            await heard.until("room")  # connected again: told as changed, to catch up
+            await _changed(engine, "there", "room")
+            await heard.until("room", 2)
+        finally:
+            questions.set()
+            await listener.stop()
+            await relay.stop()
+            await engine.dispose()

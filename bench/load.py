@@ -7,7 +7,8 @@
 Prints moves/s (acknowledged, hence durable), the p50/p99 latency from send to ack and from send
 to the last seat's update of that version, connected sockets and the server's RSS (from /metrics),
 the server's own CPU per move (its process's CPU times from /proc, apart from this load generator;
-``/metrics`` for a server started elsewhere) and, last, the same figures as one JSON line.
+``/metrics`` for a server started elsewhere), the database's CPU per move when it is a PostgreSQL on
+this machine (every process of it, from /proc) and, last, the same figures as one JSON line.
 A finished game is followed by a rematch, so every room keeps playing for the whole run.
 
 It never hangs: a socket that fails to connect, or fails before the start, is counted and the run
@@ -394,6 +395,47 @@ def proc_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def database_cpu_seconds(postmaster: int) -> float | None:
+    """User + system CPU seconds of a local PostgreSQL: its postmaster's, its live children's (the
+    sessions and background workers) and those of the children it has reaped (Linux /proc). A
+    session that ends in the window counts with all its CPU, from before the window too."""
+    try:
+        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # utime 14, stime 15, cutime 16, cstime 17 (proc(5)): after the name, fields 11 to 14.
+    ticks = sum(int(value) for value in fields[11:15])
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            child = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(child[1]) == postmaster:  # ppid, field 4
+            ticks += int(child[11]) + int(child[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def local_postmaster(database: str | None) -> int | None:
+    """The pid of the PostgreSQL behind ``database`` when it runs on this machine and its data
+    directory's ``postmaster.pid`` is readable (None otherwise: its CPU is then not printed)."""
+    if not database or not database.startswith("postgresql"):
+        return None
+    import asyncpg  # type: ignore[import-untyped]
+
+    try:
+        conn = await asyncpg.connect(database.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            folder = await conn.fetchval("SELECT setting FROM pg_settings WHERE name = 'data_directory'")
+        finally:
+            await conn.close()
+        pid = int((Path(folder) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError, TypeError, asyncpg.PostgresError):
+        return None
+    return pid if Path(f"/proc/{pid}").exists() else None
+
+
 LABEL = re.compile(r'(\w+)="([^"]*)"')
 
 
@@ -447,6 +489,7 @@ class Window:
     ended: float | None = None
     cpu_client: float = 0.0
     cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
+    cpu_database: float | None = None  # the local PostgreSQL's CPU seconds in the window
     scraped: dict[str, str] = field(default_factory=dict)  # server name -> its /metrics after the window
     scraped_before: dict[str, str] = field(default_factory=dict)  # and before it
     rooms_failed: int = 0
@@ -498,9 +541,13 @@ class Servers:
     the instance (never through the proxy, which would pick one instance at random), before and
     after the window only: a scrape is not free, and one in the window would stretch it."""
 
-    def __init__(self, urls: dict[str, str], pids: dict[str, int]) -> None:
+    def __init__(self, urls: dict[str, str], pids: dict[str, int], postmaster: int | None = None) -> None:
         self.urls = urls  # server name -> its own base URL
         self.pids = pids
+        self.postmaster = postmaster  # a local PostgreSQL's, for its CPU (``database_cpu_seconds``)
+
+    def database_cpu(self) -> float | None:
+        return None if self.postmaster is None else database_cpu_seconds(self.postmaster)
 
     async def scrape(self, http: httpx.AsyncClient) -> dict[str, str]:
         async def one(url: str) -> str:
@@ -637,6 +684,7 @@ async def main() -> None:
         database = args.database_url
         if args.server_pid is not None:
             pids["server"] = args.server_pid
+    postmaster = await local_postmaster(database)
     stats = Stats()
     window = Window()
     runs: list[RoomRun] = []
@@ -653,7 +701,7 @@ async def main() -> None:
                 if proxy is None:
                     for url, server in zip(urls, servers, strict=False):
                         await wait_healthy(url, server)
-                await run(args, urls, Servers(direct, pids), stats, window, runs)
+                await run(args, urls, Servers(direct, pids, postmaster), stats, window, runs)
         except (TimeoutError, asyncio.CancelledError):
             window.deadline_hit = True
         if database and not window.deadline_hit:
@@ -805,6 +853,7 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             # pid is unknown) and /proc.
             window.scraped_before = await servers.scrape(http)
             cpu_before = servers.cpu({} if servers.pids else window.scraped_before)
+            database_before = servers.database_cpu()
             window.load_start = os.getloadavg()
             gate.go.set()
             window.started = time.perf_counter()
@@ -814,6 +863,9 @@ async def run(args: argparse.Namespace, urls: list[str], servers: Servers, stats
             window.cpu_client = time.process_time() - cpu_client
             window.load_end = os.getloadavg()
             cpu_after = servers.cpu({}) if servers.pids else {}
+            database_after = servers.database_cpu()
+            if database_before is not None and database_after is not None:
+                window.cpu_database = database_after - database_before
             window.scraped = await servers.scrape(http)
             if not servers.pids:
                 cpu_after = servers.cpu(window.scraped)
@@ -999,6 +1051,10 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         if len(per_move) > 1:
             print("cpu     per instance: " + ", ".join(f"{name} {value:.3f} ms per move"
                                                    for name, value in per_move.items()))
+    if window.cpu_database is not None and elapsed:
+        print(f"cpu     database {window.cpu_database / elapsed * 100:.0f}% of a core "
+              f"({window.cpu_database / max(1, in_window) * 1000:.3f} ms per move; every process of the "
+              f"local PostgreSQL, so other work on it counts too)")
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
     if stats.acks:
@@ -1016,6 +1072,8 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "server_cpu_ms_per_move": round(cpu_total / max(1, in_window) * 1000, 4) if window.cpu_server
         else None,
         "server_cpu_ms_per_move_by_instance": {k: round(v, 4) for k, v in per_move.items()},
+        "database_cpu_ms_per_move": round(window.cpu_database / max(1, in_window) * 1000, 4)
+        if window.cpu_database is not None else None,
         "server_cpu_share": round(cpu_total / elapsed, 3) if elapsed else None,
         "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
         "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,

@@ -422,6 +422,12 @@ async def local_postmaster(database: str | None) -> int | None:
     directory's ``postmaster.pid`` is readable (None otherwise: its CPU is then not printed)."""
     if not database or not database.startswith("postgresql"):
         return None
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database)
+    host = url.host or str(url.query.get("host") or "")
+    if host not in ("", "127.0.0.1", "localhost", "::1") and not host.startswith("/"):
+        return None  # elsewhere: its processes are not ours to read
     import asyncpg  # type: ignore[import-untyped]
 
     try:
@@ -431,7 +437,7 @@ async def local_postmaster(database: str | None) -> int | None:
         finally:
             await conn.close()
         pid = int((Path(folder) / "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError, TypeError, asyncpg.PostgresError):
+    except (OSError, ValueError, IndexError, TypeError, asyncpg.PostgresError, asyncpg.InterfaceError):
         return None
     return pid if Path(f"/proc/{pid}").exists() else None
 

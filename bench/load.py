@@ -385,36 +385,42 @@ async def watcher(url: str, room: str, stats: Stats, stop: asyncio.Event, gate: 
             stats.dropped += 1
 
 
-def proc_cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds of one process (Linux /proc; its threads included)."""
+def app_on_path() -> None:
+    """The server's own code importable (for its URL forms and its rules of who sees what)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+def proc_stat(pid: int | str) -> list[str] | None:
+    """A process's /proc stat fields after its command name (Linux): state is field 3 in proc(5),
+    so field N is at index N - 3; None when it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    # After the command name: state is field 3, utime 14 and stime 15 (proc(5)).
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of one process (Linux /proc; its threads included)."""
+    fields = proc_stat(pid)
+    # utime 14 and stime 15.
+    return None if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def database_cpu_seconds(postmaster: int) -> float | None:
     """User + system CPU seconds of a local PostgreSQL: its postmaster's, its live children's (the
     sessions and background workers) and those of the children it has reaped (Linux /proc). A
     session that ends in the window counts with all its CPU, from before the window too."""
-    try:
-        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+    fields = proc_stat(postmaster)
+    if fields is None:
         return None
-    # utime 14, stime 15, cutime 16, cstime 17 (proc(5)): after the name, fields 11 to 14.
-    ticks = sum(int(value) for value in fields[11:15])
+    # utime 14, stime 15, cutime 16 and cstime 17.
+    seconds = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            child = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        if int(child[1]) == postmaster:  # ppid, field 4
-            ticks += int(child[11]) + int(child[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+        child = proc_stat(entry.name) if entry.name.isdigit() else None
+        if child is not None and int(child[1]) == postmaster:  # ppid, field 4
+            seconds += proc_cpu_seconds(int(entry.name)) or 0.0
+    return seconds
 
 
 async def local_postmaster(database: str | None) -> int | None:
@@ -430,8 +436,11 @@ async def local_postmaster(database: str | None) -> int | None:
         return None  # elsewhere: its processes are not ours to read
     import asyncpg  # type: ignore[import-untyped]
 
+    app_on_path()
+    from app.store.notify import asyncpg_url
+
     try:
-        conn = await asyncpg.connect(database.replace("postgresql+asyncpg://", "postgresql://"))
+        conn = await asyncpg.connect(asyncpg_url(database))
         try:
             folder = await conn.fetchval("SELECT setting FROM pg_settings WHERE name = 'data_directory'")
         finally:
@@ -487,30 +496,6 @@ def metric(text: str, name: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-@dataclass
-class Window:
-    """What the measured window saw; filled as it goes, so a run cut by the deadline still reports."""
-
-    started: float | None = None
-    ended: float | None = None
-    cpu_client: float = 0.0
-    cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
-    cpu_database: float | None = None  # the local PostgreSQL's CPU seconds in the window
-    scraped: dict[str, str] = field(default_factory=dict)  # server name -> its /metrics after the window
-    scraped_before: dict[str, str] = field(default_factory=dict)  # and before it
-    rooms_failed: int = 0
-    deadline_hit: bool = False
-    killed_at: float | None = None
-    load_start: tuple[float, float, float] | None = None  # os.getloadavg() as the window opened
-    load_end: tuple[float, float, float] | None = None  # and as it closed
-    collector: GeneratorCollector = field(default_factory=lambda: GeneratorCollector())
-
-    def elapsed(self) -> float:
-        if self.started is None:
-            return 0.0
-        return (self.ended or time.perf_counter()) - self.started
-
-
 class GeneratorCollector:
     """The load generator's own garbage collector. Its collections walk every socket's record of
     events (at 4,000 sockets its middle generation's runs took 15-90 ms, its full ones 430-480 ms): the
@@ -539,6 +524,30 @@ class GeneratorCollector:
     def line(self) -> str:
         return (f"generator's collector off from the start line; the generator's peak memory "
                 f"{self.peak_mib():.0f} MiB")
+
+
+@dataclass
+class Window:
+    """What the measured window saw; filled as it goes, so a run cut by the deadline still reports."""
+
+    started: float | None = None
+    ended: float | None = None
+    cpu_client: float = 0.0
+    cpu_server: dict[str, float] = field(default_factory=dict)  # server name -> CPU seconds in the window
+    cpu_database: float | None = None  # the local PostgreSQL's CPU seconds in the window
+    scraped: dict[str, str] = field(default_factory=dict)  # server name -> its /metrics after the window
+    scraped_before: dict[str, str] = field(default_factory=dict)  # and before it
+    rooms_failed: int = 0
+    deadline_hit: bool = False
+    killed_at: float | None = None
+    load_start: tuple[float, float, float] | None = None  # os.getloadavg() as the window opened
+    load_end: tuple[float, float, float] | None = None  # and as it closed
+    collector: GeneratorCollector = field(default_factory=GeneratorCollector)
+
+    def elapsed(self) -> float:
+        if self.started is None:
+            return 0.0
+        return (self.ended or time.perf_counter()) - self.started
 
 
 class Servers:
@@ -759,7 +768,7 @@ async def kill_later(window: Window, server: subprocess.Popen[bytes], after: flo
 async def check_delivery(database: str, runs: list[RoomRun], stats: Stats) -> None:
     """Each socket's events against the stored log, up to the last state it got: every event its
     seat may see must have come exactly once (``lost`` and ``duplicate_events`` count the misses)."""
-    sys.path.insert(0, str(ROOT))
+    app_on_path()
     # The server's own rule of who sees what.
     from app.rooms.entries import visible as _visible
     from app.store import queries

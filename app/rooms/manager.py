@@ -180,6 +180,11 @@ class RoomManager:
         lock = self._loading.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.rooms.get(room_id)
+            if room is None and self.cluster.leases and not await queries.room_exists(self.engine, room_id):
+                # An unknown id stops here, before the listening connection is asked: guesses never
+                # queue with the LISTENs of rooms that exist.
+                self._loading.pop(room_id, None)
+                raise RoomError("unknown_room", "There is no such room.", 404)
             if room is None:
                 # Listening first, then the lease (when nobody holds it), then the load: a change
                 # committed after the copy was read is told to this instance, and no owner's commit

@@ -106,6 +106,11 @@ async def _room_and_members(conn: AsyncConnection, room_id: str
     return room, people
 
 
+async def room_exists(engine: AsyncEngine, room_id: str) -> bool:
+    async with engine.connect() as conn:
+        return (await conn.execute(select(rooms.c.id).where(rooms.c.id == room_id))).first() is not None
+
+
 async def load_room(engine: AsyncEngine, room_id: str, *, recent: int = 64, chat_rows: int = 30
                     ) -> RoomRecord | None:
     """Everything needed to rebuild a room: its row, members, the last snapshot and the log after it."""

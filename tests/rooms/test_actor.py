@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.rooms.errors import RoomError
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.store import queries
@@ -210,6 +211,29 @@ async def test_listen_notify_brings_other_instances_sockets_up_to_date() -> None
         assert room_b.version == 1
         assert dealt()[0]["view"]["you"] == 1
         assert [e["type"] for e in dealt()[0]["events"]] == ["deal", "shuffle_commitment"]
+
+
+@needs_postgres
+async def test_an_unknown_room_id_never_reaches_the_listening_connection(monkeypatch: pytest.MonkeyPatch
+                                                                          ) -> None:
+    """Guessed ids are refused before a LISTEN is asked for them: they never queue with the LISTENs
+    of the rooms that exist (one connection takes them in turn)."""
+    async with fresh_postgres() as url, _two_instances(url) as (first, _second, _engines):
+        listened: list[str] = []
+        listen = first.cluster.listen
+
+        async def recorded(room_id: str) -> None:
+            listened.append(room_id)
+            await listen(room_id)
+
+        monkeypatch.setattr(first.cluster, "listen", recorded)
+        with pytest.raises(RoomError) as refused:
+            await first.get("no-such-room")
+        assert refused.value.code == "unknown_room"
+        made = await first.create_room("palace", name="Kati", seats=2, preset="palace")
+        room = await first.get(made["room"])
+        assert room.id == made["room"]
+        assert listened == [made["room"]]
 
 
 async def test_an_id_older_than_the_reply_cache_is_still_applied_once(engine: AsyncEngine) -> None:

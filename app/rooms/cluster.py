@@ -1,13 +1,13 @@
 """The instances sharing a database (PostgreSQL): leases, hand-over, presence, LISTEN/NOTIFY.
 
 With PostgreSQL, one instance owns a room at a time: it holds the room's lease (``rooms.lease_*``,
-``LEASE_SECONDS`` long, renewed every ``RENEW_SECONDS``) and only it commits the room's moves and
-runs its timers and bots. Every commit names the lease's epoch, so a stale owner's write is
-refused. Another instance with sockets in the room keeps a copy in step through LISTEN/NOTIFY and
-hands everything that changes the room to the owner (``notify.hand``): its sockets' moves, host
-operations, chat, contributions and leaving, and the joins it is asked for over HTTP; when the
-owner's lease ends unrenewed (it died), such an instance takes the room over from the stored log
-and snapshots.
+held while the instance's heartbeat is, ``LEASE_SECONDS`` long and beaten every ``RENEW_SECONDS``:
+app/store/leases.py) and only it commits the room's moves and runs its timers and bots. Every commit
+names the lease's epoch, so a stale owner's write is refused. Another instance with sockets in the
+room keeps a copy in step through LISTEN/NOTIFY and hands everything that changes the room to the
+owner (``notify.hand``): its sockets' moves, host operations, chat, contributions and leaving, and
+the joins it is asked for over HTTP; when the owner's heartbeat ends unrenewed (it hung or died),
+such an instance takes the room over from the stored log and snapshots.
 
 Presence: every instance tells the others which members have a socket open on it in each room
 (on every change, and again every ``RENEW_SECONDS``), so the owner's bots stand in only for players
@@ -36,8 +36,8 @@ from app.store.notify import HAND_MAX_BYTES, Listener, Notifier
 
 log = logging.getLogger(__name__)
 
-# A lease not renewed for this long may be taken by another instance: failover takes at most
-# LEASE_SECONDS + RENEW_SECONDS.
+# An instance's heartbeat not beaten for this long frees its rooms' leases for another instance
+# (app/store/leases.py): failover takes at most LEASE_SECONDS + RENEW_SECONDS.
 LEASE_SECONDS = 3.0
 RENEW_SECONDS = 1.0
 # How long a socket's handed-over message waits for the owner's answer before ``room_moving``.
@@ -150,7 +150,7 @@ class Cluster:
             # A clean stop gives the rooms up at once (a killed instance's leases run out instead).
             owned = [room_id for room_id, room in self.rooms.items() if room.epoch is not None]
             with contextlib.suppress(Exception):
-                await queries.release_leases(self.engine, self.instance, owned)
+                await queries.release_leases(self.engine, self.instance, owned, stopping=True)
         if self.listener is not None:
             await self.listener.stop()
         if self._sender is not None:

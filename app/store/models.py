@@ -11,6 +11,7 @@
 - ``snapshots``: the full game state at some versions (every deal, every N moves).
 - ``chat``: the room chat.
 - ``server_keys``: the server's Ed25519 signing key for fair deals (one row, made at first start).
+- ``instances``: each instance's heartbeat (PostgreSQL): the leases of its rooms hold while it does.
 """
 
 from __future__ import annotations
@@ -68,12 +69,11 @@ class RoomRow(Base):
     # idle for longer than their retention are deleted.
     active_at: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    # The lease of the instance that runs the room (PostgreSQL with several instances): its owner,
-    # an epoch every new owner raises (commits name it, so a stale owner's write is refused) and
-    # when it ends unless renewed (Unix seconds by the database's clock).
+    # The lease of the instance that runs the room (PostgreSQL with several instances): its owner
+    # and an epoch every new owner raises (commits name it, so a stale owner's write is refused).
+    # It holds while the owner's heartbeat does (``InstanceRow``).
     lease_owner: Mapped[str | None] = mapped_column(String(32))
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    lease_until: Mapped[float | None] = mapped_column(Float)
     # The next deal's fair round (server seed, nonce, commitment, contributions by member id; see
     # app/rooms/fairness.py): kept here so that a restart never draws another one silently.
     fair_pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
@@ -132,6 +132,17 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+
+
+class InstanceRow(Base):
+    """An instance's heartbeat (PostgreSQL): the rooms it owns stay its own while ``alive_until``
+    (Unix seconds by the database's clock) has not passed. One row an instance renews, whatever
+    the number of its rooms (app/store/leases.py)."""
+
+    __tablename__ = "instances"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    alive_until: Mapped[float] = mapped_column(Float)
 
 
 class ServerKeyRow(Base):

@@ -304,10 +304,11 @@ async def test_one_owner_per_room_and_a_stale_owners_write_is_refused() -> None:
         await _wait_for(lambda: any(m["type"] == "ack" and m["id"] == "handed" for m in mover.messages),
                         "the owner's ack")
         await _wait_for(lambda: room_b.version == room_a.version == 2, "the move reached both")
-        # The owner's lease runs out unrenewed (as if it had hung); the follower, with a socket
+        # The owner's heartbeat runs out unrenewed (as if it had hung); the follower, with a socket
         # in the room, takes the room over under a new epoch.
         async with engines[0].begin() as conn:
-            await conn.execute(text("UPDATE rooms SET lease_until = 0 WHERE id = :id"), {"id": room_a.id})
+            await conn.execute(text("UPDATE instances SET alive_until = 0 WHERE id = :id"),
+                               {"id": first.instance})
         await second.cluster.tend_leases()
         await _wait_for(lambda: room_b.epoch is not None, "the take-over")
         assert room_b.epoch > (room_a.epoch or 0)

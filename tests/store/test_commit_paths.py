@@ -191,17 +191,17 @@ async def test_postgresql_stores_the_same_rows_by_every_path() -> None:
     assert stored["one"] == stored["alone"]
 
 
-async def test_a_group_commit_and_a_lease_renewal_never_deadlock() -> None:
-    """A group commit holding rooms in the order of its batch deadlocked with the leases' renewal,
-    which locks them in the order of their ids (PostgreSQL cancelled one: the renewal, whose rooms'
-    leases then ran out). The group commit now locks its rooms in id order first: here it waits on
-    room-a held by another transaction, which then renews room-b as well and commits."""
+async def test_a_group_commit_and_a_lease_take_never_deadlock() -> None:
+    """A group commit holding rooms in the order of its batch deadlocked with the leases' statements,
+    which lock them in the order of their ids (PostgreSQL cancelled one). The group commit now locks
+    its rooms in id order first: here it waits on room-a held by another transaction, which then
+    takes room-b's lease as well and commits."""
     if postgres_url() is None:
         pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
     async with _postgres() as (engine, pg):
         await upgrade(engine)
         await _make_rooms(engine)
-        await pg.execute("UPDATE rooms SET lease_owner = 'me', lease_epoch = 1, lease_until = 0")
+        await pg.execute("UPDATE rooms SET lease_owner = 'me', lease_epoch = 1")
         first, second = _scenario()[0]
         # The batch names room-b before room-a (each change of its own, as changes with seats are).
         batch = [Commit(second.room_id, 0, second.entries, second.room_values, second.snapshot,
@@ -219,9 +219,9 @@ async def test_a_group_commit_and_a_lease_renewal_never_deadlock() -> None:
             if waiters:
                 break
             await asyncio.sleep(0.01)
-        # The renewal's order: room-a (held already), then room-b.
+        # A take's order: room-a (held already), then room-b.
         renewed = await pg.fetch(
-            "UPDATE rooms SET lease_until = 5 WHERE id IN ("
+            "UPDATE rooms SET lease_owner = 'me' WHERE id IN ("
             "SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE) RETURNING id",
             ["room-a", "room-b"])
         await holder.commit()

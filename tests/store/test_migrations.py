@@ -15,7 +15,8 @@ from app.store.db import make_engine, upgrade
 from app.store.models import Base
 from tests.support import fresh_postgres, needs_postgres
 
-TABLES = {"alembic_version", "chat", "log", "members", "rooms", "server_keys", "sheets", "snapshots"}
+TABLES = {"alembic_version", "chat", "instances", "log", "members", "rooms", "server_keys", "sheets",
+          "snapshots"}
 
 
 def _diff(connection: Connection) -> list[Any]:

@@ -118,3 +118,18 @@ async def test_a_renewal_never_waits_for_a_rooms_row() -> None:
         kept = await asyncio.wait_for(queries.renew_leases(engine, "one", taken, 30), 60)
         await batch.commit()
         assert kept == set(ROOMS)
+
+
+async def test_a_followers_take_never_waits_for_a_live_owners_room() -> None:
+    """An instance following rooms asks every second to take those whose owner is gone; a room
+    whose owner lives is not even locked, so the owner's batch of moves holding it is not in its
+    way (nor it in the batch's)."""
+    async with _database() as (engine, pg), _session_of(engine, "one"), _session_of(engine, "two"):
+        await queries.take_leases(engine, "one", list(ROOMS), 30)
+        batch = pg.transaction()
+        await batch.start()
+        await pg.execute("SELECT id FROM rooms WHERE id = ANY($1::varchar[]) ORDER BY id FOR UPDATE",
+                         list(ROOMS))
+        taken = await asyncio.wait_for(queries.take_leases(engine, "two", list(ROOMS), 30), 60)
+        await batch.commit()
+        assert taken == {}

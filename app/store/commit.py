@@ -56,8 +56,10 @@ _DELETE_OLDER_SNAPSHOTS = delete(snapshots).where(snapshots.c.room_id == bindpar
 # Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column, so their
 # text never changes with the batch's size (SQLAlchemy compiles them once, asyncpg prepares them
 # once). Statements that change several rooms' rows first lock them in the order of their ids
-# (``k``), so two of them at once (a batch of moves, a lease renewal) wait for each other instead
-# of deadlocking.
+# (``k``), so two of them at once (a batch of moves, a lease's take) wait for each other instead
+# of deadlocking. Rooms are found by their ids as an array (``= ANY``), which the planner reads
+# as a few rows by the primary key: against a set it guesses at 100 rows it would read the whole
+# ``rooms`` table for every batch whenever the table is small enough.
 _PG_BATCH_UPDATE = text(
     "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
     " ORDER BY id FOR UPDATE)"
@@ -67,7 +69,7 @@ _PG_BATCH_UPDATE = text(
     " CAST(:status AS varchar[]), CAST(:deadline AS float8[]), CAST(:turn_start AS float8[]),"
     " CAST(:banks AS text[]), CAST(:epochs AS integer[]))"
     " AS b(id, expected, version, status, deadline, turn_start, banks, epoch)"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id = ANY(ARRAY(SELECT id FROM k))"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id")
 _PG_LOG_INSERT = text(
     "INSERT INTO log (room_id, version, game_no, kind, seat, action, events, member_id, msg_id)"
@@ -183,14 +185,19 @@ _ROOM_RECORD = ("b(id varchar, expected integer, version integer, status varchar
                 " deal_version integer, active_at float8)")
 PG_GROUP_COMMIT = (
     "WITH r AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS " + _ROOM_RECORD + "),"
-    " k AS MATERIALIZED (SELECT id FROM rooms WHERE id IN (SELECT id FROM r) ORDER BY id FOR UPDATE),"
+    # The batch's rooms by their ids as an array: read through the primary key, never the whole
+    # table (``json_to_recordset`` counts as 100 rows to the planner, and ``IN`` over it as a join
+    # that scans ``rooms`` whenever the table is small enough: it then read every room row twice a
+    # batch, and the rows each move left behind besides).
+    " k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(ARRAY(SELECT id FROM r))"
+    " ORDER BY id FOR UPDATE),"
     " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = b.banks,"
     " game_no = COALESCE(b.game_no, rooms.game_no), players = COALESCE(b.players, rooms.players),"
     " deal_version = COALESCE(b.deal_version, rooms.deal_version),"
     " active_at = COALESCE(b.active_at, rooms.active_at)"
     " FROM r AS b"
-    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id IN (SELECT id FROM k)"
+    " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id = ANY(ARRAY(SELECT id FROM k))"
     " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
     # A deal's seats: each member holds its seat from the deal's first entry on.
     " m AS (UPDATE members SET seat = x.seat, seat_since = x.seat_since"

@@ -45,18 +45,19 @@ _TAKE_LEASES = text(
     f"WITH {_BEAT}, k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
     f" AND {_FREE} ORDER BY id FOR UPDATE) "
     "UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1"
-    f" WHERE id IN (SELECT id FROM k) AND {_FREE}"
+    f" WHERE id = ANY(ARRAY(SELECT id FROM k)) AND {_FREE}"
     " RETURNING id, lease_epoch")
-# A read of the rooms, no lock on them: a batch of moves never waits for a renewal.
+# A read of the rooms, no lock on them: a batch of moves never waits for a renewal. It answers with
+# the rooms lost (taken over), usually none, rather than the many kept.
 _RENEW_LEASES = text(
     f"WITH {_BEAT}, {_FORGET_GONE} "
-    "SELECT rooms.id FROM rooms"
-    " JOIN unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch) ON rooms.id = l.id"
-    " WHERE rooms.lease_owner = :owner AND rooms.lease_epoch = l.epoch")
+    "SELECT l.id FROM unnest(CAST(:ids AS varchar[]), CAST(:epochs AS integer[])) AS l(id, epoch)"
+    " WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.id = l.id AND rooms.lease_owner = :owner"
+    " AND rooms.lease_epoch = l.epoch)")
 _RELEASE_LEASES = text(
     f"WITH {_ROOMS_IN_ORDER} "
     "UPDATE rooms SET lease_owner = NULL"
-    " WHERE id IN (SELECT id FROM k) AND lease_owner = :owner")
+    " WHERE id = ANY(ARRAY(SELECT id FROM k)) AND lease_owner = :owner")
 _STOP_BEATING = text("DELETE FROM instances WHERE id = :owner")
 
 
@@ -82,7 +83,8 @@ async def renew_leases(engine: AsyncEngine, owner: str, epochs: Mapping[str, int
     async with engine.begin() as conn:
         result = await conn.execute(_RENEW_LEASES, {"owner": owner, "ids": list(epochs),
                                                     "epochs": list(epochs.values()), "seconds": seconds})
-        return {str(row[0]) for row in result}
+        lost = {str(row[0]) for row in result}
+    return set(epochs) - lost
 
 
 async def release_leases(engine: AsyncEngine, owner: str, room_ids: Sequence[str], *,

@@ -11,6 +11,7 @@ JSON as the text the database holds, must come out identical (SQLite and Postgre
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.rooms.writer import StoreWriter
 from app.store import queries
+from app.store.commit import PG_GROUP_COMMIT, _one_statement_arguments
 from app.store.db import make_engine, upgrade
 from app.store.notify import asyncpg_url
 from app.store.queries import Commit, LogEntry, VersionConflict
@@ -279,3 +281,46 @@ async def test_the_writer_gathers_the_moves_of_its_gap_into_one_batch(
     finally:
         await writer.stop()
         await engine.dispose()
+
+
+def _scans(plan: Any, relation: str) -> list[str]:
+    """The kinds of scan a JSON plan makes of ``relation`` (``Seq Scan``, ``Index Scan`` …)."""
+    found: list[str] = []
+    if isinstance(plan, dict):
+        if plan.get("Relation Name") == relation and "Scan" in str(plan.get("Node Type")):
+            found.append(str(plan["Node Type"]))
+        for value in plan.values():
+            found += _scans(value, relation)
+    elif isinstance(plan, list):
+        for item in plan:
+            found += _scans(item, relation)
+    return found
+
+
+async def test_the_one_statement_commit_reads_its_rooms_by_their_ids() -> None:
+    """A batch names a few rooms; the statement finds them through the primary key whatever the
+    table holds and whether or not it has been analyzed. Planned over its JSON rows (which the
+    planner counts as 100), it read the whole ``rooms`` table twice a batch at 1,000 rooms."""
+    if postgres_url() is None:
+        pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
+    async with _postgres() as (engine, pg):
+        await upgrade(engine)
+        await _make_rooms(engine)
+        # A room row as large as a game's (its sheet's options): 1,000 of them fill about 60 pages.
+        await pg.execute("UPDATE rooms SET sheet = $1::json", json.dumps({"options": "x" * 400}))
+        columns = ", ".join(c.name for c in queries.rooms.columns if c.name != "id")
+        await pg.execute(f"INSERT INTO rooms (id, {columns}) SELECT 'more-' || n, {columns}"
+                         " FROM rooms CROSS JOIN generate_series(1, 1000) AS n WHERE id = $1", ROOMS[0])
+        changes = [queries.commit_rows(Commit(room_id, 0, [LogEntry(1, 1, "move", 0, {"type": "x"}, [])],
+                                              dict(CLOCK))) for room_id in ROOMS]
+        arguments = ", ".join("'" + str(a).replace("'", "''") + "'"
+                              for a in _one_statement_arguments(changes, CHANNEL_PREFIX, "me"))
+        # The plan a prepared statement settles on (the writer's connection runs it again and again).
+        await pg.execute("SET plan_cache_mode = force_generic_plan")
+        await pg.execute(f"PREPARE one_statement(json, json, json, json, text, text) AS {PG_GROUP_COMMIT}")
+        for analyzed in (False, True):
+            if analyzed:
+                await pg.execute("ANALYZE rooms")
+            plan = await pg.fetchval(f"EXPLAIN (FORMAT JSON) EXECUTE one_statement({arguments})")
+            scans = _scans(json.loads(plan), "rooms")
+            assert scans and "Seq Scan" not in scans, (analyzed, scans)

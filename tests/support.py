@@ -55,7 +55,7 @@ async def drop_databases(names: list[str]) -> None:
     """Drop the databases ``names`` at once, each on its own connection: PostgreSQL writes a
     checkpoint for a drop (about a second on the test machines' disks), and drops that wait
     together share one."""
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     base = postgres_url()
     assert base is not None
@@ -94,6 +94,24 @@ async def fresh_postgres() -> AsyncIterator[str]:
         yield url
     finally:
         drop_later(url)
+
+
+@asynccontextmanager
+async def fresh_postgres_engine() -> AsyncIterator[tuple[Any, Any]]:
+    """A new empty database: an engine on it and a plain asyncpg connection beside it (closed and
+    disposed at the end)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    from app.store.db import make_engine
+
+    async with fresh_postgres() as url:
+        engine = make_engine(url)
+        pg = await asyncpg.connect(asyncpg_url(url))
+        try:
+            yield engine, pg
+        finally:
+            await pg.close()
+            await engine.dispose()
 
 
 @contextmanager

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,8 @@ from app.rooms.writer import StoreWriter
 from app.store import queries
 from app.store.commit import PG_GROUP_COMMIT, _one_statement_arguments
 from app.store.db import make_engine, upgrade
-from app.store.notify import asyncpg_url
 from app.store.queries import Commit, LogEntry, VersionConflict
-from tests.support import fresh_postgres, postgres_url
+from tests.support import fresh_postgres_engine, postgres_url
 
 CHANNEL_PREFIX = "houserules_paths_test_"
 CLOCK = {"status": "playing", "deadline": 1000.125, "turn_start": 990.5, "banks": {"0": 7.5, "1": 0.0}}
@@ -167,26 +165,12 @@ async def test_sqlite_stores_the_same_rows_by_every_path(tmp_path: Path) -> None
     assert stored["group"] == stored["alone"]
 
 
-@asynccontextmanager
-async def _postgres() -> AsyncIterator[tuple[AsyncEngine, Any]]:
-    import asyncpg  # type: ignore[import-untyped]
-
-    async with fresh_postgres() as url:
-        engine = make_engine(url)
-        pg = await asyncpg.connect(asyncpg_url(url))
-        try:
-            yield engine, pg
-        finally:
-            await pg.close()
-            await engine.dispose()
-
-
 async def test_postgresql_stores_the_same_rows_by_every_path() -> None:
     if postgres_url() is None:
         pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
     stored = {}
     for name, writer in (("alone", _each_alone), ("group", _group_commit), ("one", _one_statement)):
-        async with _postgres() as (engine, pg):
+        async with fresh_postgres_engine() as (engine, pg):
             stored[name] = await _written_by(writer, engine, pg)
     assert stored["alone"]["log"] and stored["alone"]["snapshots"]
     assert stored["group"] == stored["alone"]
@@ -200,7 +184,7 @@ async def test_a_group_commit_and_a_lease_take_never_deadlock() -> None:
     takes room-b's lease as well and commits."""
     if postgres_url() is None:
         pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
-    async with _postgres() as (engine, pg):
+    async with fresh_postgres_engine() as (engine, pg):
         await upgrade(engine)
         await _make_rooms(engine)
         await pg.execute("UPDATE rooms SET lease_owner = 'me', lease_epoch = 1")
@@ -303,7 +287,7 @@ async def test_the_one_statement_commit_reads_its_rooms_by_their_ids() -> None:
     planner counts as 100), it read the whole ``rooms`` table twice a batch at 1,000 rooms."""
     if postgres_url() is None:
         pytest.skip("no PostgreSQL configured: set HOUSERULES_TEST_POSTGRES_URL")
-    async with _postgres() as (engine, pg):
+    async with fresh_postgres_engine() as (engine, pg):
         await upgrade(engine)
         await _make_rooms(engine)
         # A room row as large as a game's (its sheet's options): 1,000 of them fill about 60 pages.

@@ -15,10 +15,10 @@ import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store import queries
-from app.store.db import make_engine, upgrade
+from app.store.db import upgrade
 from app.store.notify import asyncpg_url
 from app.store.queries import LISTENER_APP
-from tests.support import fresh_postgres, needs_postgres
+from tests.support import fresh_postgres_engine, needs_postgres
 
 pytestmark = needs_postgres
 
@@ -28,8 +28,7 @@ ROOMS = ("room-a", "room-b")
 @asynccontextmanager
 async def _database() -> AsyncIterator[tuple[AsyncEngine, Any]]:
     """A fresh database with two rooms: its engine and a plain asyncpg connection beside it."""
-    async with fresh_postgres() as url:
-        engine = make_engine(url)
+    async with fresh_postgres_engine() as (engine, pg):
         await upgrade(engine)
         for room_id in ROOMS:
             await queries.create_room(
@@ -39,12 +38,7 @@ async def _database() -> AsyncIterator[tuple[AsyncEngine, Any]]:
                  "players": 0, "deal_version": 0},
                 {"name": "Kati", "token_hash": room_id.ljust(64, "h"), "status": "seated", "seat": 0,
                  "wanted_seat": 0})
-        pg = await asyncpg.connect(asyncpg_url(url))
-        try:
-            yield engine, pg
-        finally:
-            await pg.close()
-            await engine.dispose()
+        yield engine, pg
 
 
 @asynccontextmanager

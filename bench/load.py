@@ -979,6 +979,11 @@ def finite(value: float) -> float | None:
     return round(value, 2) if value == value else None
 
 
+def rounded(value: float | None) -> float | None:
+    """A CPU figure a move for the JSON line (none: no move in the window)."""
+    return None if value is None else round(value, 4)
+
+
 def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
     cross: list[float] = []
     since = window.started or 0.0
@@ -998,8 +1003,16 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
                     if window.started is not None and window.started <= at <= (window.ended or at))
     rate = in_window / elapsed if elapsed else 0.0
     cpu_total = sum(window.cpu_server.values())
-    # The window's CPU over the window's moves (with ``--warmup`` many moves come before it).
-    per_move = {name: seconds / max(1, in_window) * 1000 for name, seconds in window.cpu_server.items()}
+    # The window's CPU over the window's moves (with ``--warmup`` many moves come before it); with
+    # no move in the window (nobody moving: the idle cost) there is no figure a move, only the share.
+    def ms_per_move(seconds: float) -> float | None:
+        return seconds / in_window * 1000 if in_window else None
+
+    def per_move_text(seconds: float) -> str:
+        value = ms_per_move(seconds)
+        return "no move in the window" if value is None else f"{value:.3f} ms per move"
+
+    per_move = {name: ms_per_move(seconds) for name, seconds in window.cpu_server.items()}
     if window.deadline_hit:
         print(f"DEADLINE: the run was cut at {args.deadline or args.duration + 120:.0f} s; figures so far")
     print(f"rooms {args.rooms} x {args.clients} clients, window {elapsed:.1f} s "
@@ -1061,14 +1074,14 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
               f"{' '.join(f'{x:.2f}' for x in end)} at the end ({os.cpu_count()} cores)")
     if window.cpu_server and elapsed:
         print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
-              f"({cpu_total / max(1, in_window) * 1000:.3f} ms per move, fan-out included), "
+              f"({per_move_text(cpu_total)}, fan-out included), "
               f"load clients {window.cpu_client / elapsed * 100:.0f}%")
         if len(per_move) > 1:
-            print("cpu     per instance: " + ", ".join(f"{name} {value:.3f} ms per move"
-                                                   for name, value in per_move.items()))
+            print("cpu     per instance: " + ", ".join(f"{name} {per_move_text(seconds)}"
+                                                   for name, seconds in window.cpu_server.items()))
     if window.cpu_database is not None and elapsed:
         print(f"cpu     database {window.cpu_database / elapsed * 100:.0f}% of a core "
-              f"({window.cpu_database / max(1, in_window) * 1000:.3f} ms per move; every process of the "
+              f"({per_move_text(window.cpu_database)}; every process of the "
               f"local PostgreSQL, so other work on it counts too)")
     if stats.errors:
         print("refused: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.errors.items())))
@@ -1084,11 +1097,12 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "swaps": args.swaps, "warmup": args.warmup,
         "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
         "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
-        "server_cpu_ms_per_move": round(cpu_total / max(1, in_window) * 1000, 4) if window.cpu_server
-        else None,
-        "server_cpu_ms_per_move_by_instance": {k: round(v, 4) for k, v in per_move.items()},
-        "database_cpu_ms_per_move": round(window.cpu_database / max(1, in_window) * 1000, 4)
+        "server_cpu_ms_per_move": rounded(ms_per_move(cpu_total)) if window.cpu_server else None,
+        "server_cpu_ms_per_move_by_instance": {k: rounded(v) for k, v in per_move.items()},
+        "database_cpu_ms_per_move": rounded(ms_per_move(window.cpu_database))
         if window.cpu_database is not None else None,
+        "database_cpu_share": round(window.cpu_database / elapsed, 3)
+        if window.cpu_database is not None and elapsed else None,
         "server_cpu_share": round(cpu_total / elapsed, 3) if elapsed else None,
         "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
         "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,

@@ -974,14 +974,10 @@ def longest(buckets: dict[float, float]) -> float:
     return bucket_quantile(buckets, 1.0) or 0.0
 
 
-def finite(value: float) -> float | None:
-    """A figure for the JSON line: none when there was nothing to measure (JSON has no NaN)."""
-    return round(value, 2) if value == value else None
-
-
-def rounded(value: float | None) -> float | None:
-    """A CPU figure a move for the JSON line (none: no move in the window)."""
-    return None if value is None else round(value, 4)
+def finite(value: float | None, digits: int = 2) -> float | None:
+    """A figure for the JSON line: none when there was nothing to measure (no move in the window;
+    JSON has no NaN)."""
+    return round(value, digits) if value is not None and value == value else None
 
 
 def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
@@ -1097,9 +1093,9 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "swaps": args.swaps, "warmup": args.warmup,
         "ack_p50_ms": finite(ms["ack"][0]), "ack_p99_ms": finite(ms["ack"][1]),
         "fanout_p50_ms": finite(ms["fan"][0]), "fanout_p99_ms": finite(ms["fan"][1]),
-        "server_cpu_ms_per_move": rounded(ms_per_move(cpu_total)) if window.cpu_server else None,
-        "server_cpu_ms_per_move_by_instance": {k: rounded(v) for k, v in per_move.items()},
-        "database_cpu_ms_per_move": rounded(ms_per_move(window.cpu_database))
+        "server_cpu_ms_per_move": finite(ms_per_move(cpu_total), 4) if window.cpu_server else None,
+        "server_cpu_ms_per_move_by_instance": {k: finite(v, 4) for k, v in per_move.items()},
+        "database_cpu_ms_per_move": finite(ms_per_move(window.cpu_database), 4)
         if window.cpu_database is not None else None,
         "database_cpu_share": round(window.cpu_database / elapsed, 3)
         if window.cpu_database is not None and elapsed else None,

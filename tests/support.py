@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store.notify import asyncpg_url
 
@@ -55,7 +56,7 @@ async def drop_databases(names: list[str]) -> None:
     """Drop the databases ``names`` at once, each on its own connection: PostgreSQL writes a
     checkpoint for a drop (about a second on the test machines' disks), and drops that wait
     together share one."""
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg
 
     base = postgres_url()
     assert base is not None
@@ -97,7 +98,7 @@ async def fresh_postgres() -> AsyncIterator[str]:
 
 
 @asynccontextmanager
-async def fresh_postgres_engine() -> AsyncIterator[tuple[Any, Any]]:
+async def fresh_postgres_engine() -> AsyncIterator[tuple[AsyncEngine, Any]]:
     """A new empty database: an engine on it and a plain asyncpg connection beside it (closed and
     disposed at the end)."""
     import asyncpg  # type: ignore[import-untyped]

@@ -3,6 +3,7 @@
     python bench/load.py --rooms 250 --clients 4 --duration 30 --spawn             # SQLite, own server
     DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/test python bench/load.py --spawn ...
     python bench/load.py --url http://127.0.0.1:8000 ...                          # a running server
+    python bench/load.py --spawn --server-python other/.venv/bin/python ...       # another interpreter
 
 Prints moves/s (acknowledged, hence durable), the p50/p99 latency from send to ack and from send
 to the last seat's update of that version, connected sockets and the server's RSS (from /metrics),
@@ -602,7 +603,15 @@ async def wait_healthy(url: str, server: subprocess.Popen[bytes], limit: float =
     raise SystemExit(f"the server at {url} was not ready within {limit:.0f} s")
 
 
-def spawn_server(port: int, data: str) -> subprocess.Popen[bytes]:
+def interpreter(python: str) -> str:
+    """The version and the path of the interpreter the spawned servers run under: its build costs as
+    much as a change to the code (README, Benchmarks, "The interpreter's build")."""
+    version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    return f"{version} ({python})"
+
+
+def spawn_server(port: int, data: str, python: str = sys.executable) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "HOST": "127.0.0.1",
@@ -619,7 +628,7 @@ def spawn_server(port: int, data: str) -> subprocess.Popen[bytes]:
         "HOUSERULES_MEMBER_RATE": "1000",
         "HOUSERULES_MEMBER_BURST": "1000",
     }
-    return subprocess.Popen([sys.executable, "-m", "app"], cwd=data, env=env)
+    return subprocess.Popen([python, "-m", "app"], cwd=data, env=env)
 
 
 async def main() -> None:
@@ -637,6 +646,10 @@ async def main() -> None:
     parser.add_argument(
         "--spawn", action="store_true", help="start `python -m app` on a free port (temp data dir)"
     )
+    parser.add_argument("--server-python", default=sys.executable,
+                        help="with --spawn: the interpreter the servers run under (default: this one), "
+                             "e.g. another build of Python in a venv of the same lock "
+                             "(PYTHON=... scripts/ensure-venv); it runs this tree's app")
     parser.add_argument("--server-pid", type=int, default=None,
                         help="with --url: the server's pid, to read its CPU from /proc")
     parser.add_argument("--connect-timeout", type=float, default=60.0,
@@ -682,7 +695,7 @@ async def main() -> None:
             database = f"sqlite+aiosqlite:///{data}/houserules.sqlite3"
         for index in range(args.instances):
             port = free_port()
-            servers.append(spawn_server(port, data))
+            servers.append(spawn_server(port, data, args.server_python))
             urls.append(f"http://127.0.0.1:{port}")
             name = "server" if args.instances == 1 else f"instance {index}"
             pids[name] = servers[-1].pid
@@ -981,6 +994,7 @@ def finite(value: float | None, digits: int = 2) -> float | None:
 
 
 def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[RoomRun]) -> None:
+    server_python = interpreter(args.server_python) if args.spawn else None
     cross: list[float] = []
     since = window.started or 0.0
     for room in runs:
@@ -1068,6 +1082,8 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         end = window.load_end or os.getloadavg()
         print(f"load average {' '.join(f'{x:.2f}' for x in window.load_start)} at the start, "
               f"{' '.join(f'{x:.2f}' for x in end)} at the end ({os.cpu_count()} cores)")
+    if server_python is not None:
+        print(f"server python {server_python}")
     if window.cpu_server and elapsed:
         print(f"cpu     server {cpu_total / elapsed * 100:.0f}% of a core "
               f"({per_move_text(cpu_total)}, fan-out included), "
@@ -1103,7 +1119,7 @@ def report(args: argparse.Namespace, stats: Stats, window: Window, runs: list[Ro
         "client_cpu_share": round(window.cpu_client / elapsed, 3) if elapsed else None,
         "failed_connect": stats.failed_connect, "dropped": stats.dropped, "rooms_failed": window.rooms_failed,
         "duplicate_states": stats.duplicates, "out_of_order_states": stats.out_of_order,
-        "instances": args.instances,
+        "instances": args.instances, "server_python": server_python,
         "cross_fanout_p50_ms": finite(ms["cross"][0]), "cross_fanout_p99_ms": finite(ms["cross"][1]),
         "lost_events": stats.lost if stats.checked >= 0 else None,
         "duplicate_events": stats.duplicate_events if stats.checked >= 0 else None,

@@ -604,8 +604,8 @@ async def wait_healthy(url: str, server: subprocess.Popen[bytes], limit: float =
 
 
 def interpreter(python: str) -> str:
-    """The version and the path of the interpreter the spawned servers run under: its build costs as
-    much as a change to the code (README, Benchmarks, "The interpreter's build")."""
+    """The version and the path of the interpreter the spawned servers run under: two builds of one
+    version differ by a few percent a move (README, Benchmarks, "The interpreter's build")."""
     version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"],
                              capture_output=True, text=True, check=True).stdout.strip()
     return f"{version} ({python})"

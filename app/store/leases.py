@@ -25,25 +25,30 @@ _BEAT = ("beat AS (INSERT INTO instances (id, alive_until)"
          " ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until)")
 # Heartbeats an hour past their end belong to instances long gone (a clean stop deletes its own).
 _FORGET_GONE = f"gone AS (DELETE FROM instances WHERE alive_until < {_DB_NOW} - 3600 AND id <> :owner)"
+
+
 # Statements that change several rooms' rows first lock them in the order of their ids (``k``), so
 # two of them at once (a batch of moves, a take, a release) wait for each other instead of deadlocking.
-_ROOMS_IN_ORDER = ("k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
-                   " ORDER BY id FOR UPDATE)")
-# A room whose lease is free to take: nobody's, ``owner``'s own, or its owner's heartbeat ended or
-# its owner gone.
-_FREE = ("(lease_owner IS NULL OR lease_owner = :owner"
-         " OR NOT EXISTS (SELECT 1 FROM instances AS i"
-         f" WHERE i.id = rooms.lease_owner AND i.alive_until >= {_DB_NOW})"
-         " OR NOT EXISTS (SELECT 1 FROM pg_stat_activity"
-         f" WHERE application_name = '{LISTENER_APP}' || lease_owner))")
+def _rooms_in_order(condition: str = "TRUE") -> str:
+    return ("k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
+            f" AND {condition} ORDER BY id FOR UPDATE)")
+
+
+# The instances alive: heartbeat not ended and listening session connected. Worked out once a
+# statement (a follower's take asks about every room it follows, every second; looking each room's
+# owner up in ``pg_stat_activity`` built the list of sessions again for each one).
+_ALIVE = ("alive AS MATERIALIZED (SELECT i.id FROM instances AS i"
+          f" WHERE i.alive_until >= {_DB_NOW} AND EXISTS (SELECT 1 FROM pg_stat_activity AS a"
+          f" WHERE a.application_name = '{LISTENER_APP}' || i.id))")
+# A room whose lease is free to take: nobody's, ``owner``'s own, or its owner not alive.
+_FREE = "(lease_owner IS NULL OR lease_owner = :owner OR lease_owner NOT IN (SELECT id FROM alive))"
 # Only the rooms that look free are locked (and looked at again once locked): a follower asking
 # every second for the rooms it follows never holds a row their owner's moves are waiting for. Two
 # takes at once: the later one reads heartbeats as they were when it began, so it may take a room
 # the earlier one has just taken, under the next epoch; the earlier taker's commits are then refused
 # (the epoch) and it follows.
 _TAKE_LEASES = text(
-    f"WITH {_BEAT}, k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
-    f" AND {_FREE} ORDER BY id FOR UPDATE) "
+    f"WITH {_BEAT}, {_ALIVE}, {_rooms_in_order(_FREE)} "
     "UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1"
     f" WHERE id = ANY(ARRAY(SELECT id FROM k)) AND {_FREE}"
     " RETURNING id, lease_epoch")
@@ -55,7 +60,7 @@ _RENEW_LEASES = text(
     " WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.id = l.id AND rooms.lease_owner = :owner"
     " AND rooms.lease_epoch = l.epoch)")
 _RELEASE_LEASES = text(
-    f"WITH {_ROOMS_IN_ORDER} "
+    f"WITH {_rooms_in_order()} "
     "UPDATE rooms SET lease_owner = NULL"
     " WHERE id = ANY(ARRAY(SELECT id FROM k)) AND lease_owner = :owner")
 _STOP_BEATING = text("DELETE FROM instances WHERE id = :owner")

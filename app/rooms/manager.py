@@ -52,7 +52,7 @@ class RoomManager:
         self.instance = self.cluster.instance
         # Every move goes through one writer task (group commit); SQLite has one writer anyway.
         self.writer = StoreWriter(engine, self.instance, announces=self.cluster.listener is not None,
-                                  gap=settings.commit_gap_ms / 1000)
+                                  gap=settings.commit_gap_ms / 1000, listening_pid=self.cluster.listening_pid)
         self.sheets = Sheets(engine, settings)
         # The key that signs commitments and sealed rounds (read or made at ``start``).
         self.signer: Signer | None = None

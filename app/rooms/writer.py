@@ -4,7 +4,8 @@ own, and a failed batch is retried change by change, so one room's version confl
 another room's move. Soon after a batch the next one waits for the rest of a short gap
 (``Settings.commit_gap_ms``): under load each statement then carries more rooms' moves. With
 PostgreSQL the plain moves and deals of a batch go in one statement on the writer's own
-connection, and every commit tells the other instances which rooms changed.
+connection, which tells the other instances holding a room of its change; every other commit
+tells all instances that listen on the room's channel.
 """
 
 from __future__ import annotations
@@ -40,9 +41,13 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
 class StoreWriter:
     """Stores the rooms' commits (app/rooms/port.py's ``Writer``)."""
 
-    def __init__(self, engine: AsyncEngine, instance: str, announces: bool, gap: float = 0.0) -> None:
+    def __init__(self, engine: AsyncEngine, instance: str, announces: bool, gap: float = 0.0,
+                 listening_pid: Callable[[], int] = lambda: 0) -> None:
         self.engine = engine
         self.instance = instance
+        # This instance's listening session (PostgreSQL): a move's commit notifies a room's channel
+        # only where another session is listed on the room (``app/store/listeners.py``).
+        self.listening_pid = listening_pid
         # Seconds at least between the starts of two batches (``Settings.commit_gap_ms``), and how
         # the writer waits out the rest of one.
         self.gap = gap
@@ -130,7 +135,7 @@ class StoreWriter:
             for start in range(0, len(single), 200):
                 stored |= await queries.append_in_one_statement_pg(
                     conn, [change for change, _ in single[start:start + 200]], ROOM_CHANNEL_PREFIX,
-                    self.instance)
+                    self.instance, self.listening_pid())
         except Exception:
             log.info("the one-statement commit failed; storing the batch the general way", exc_info=True)
             with contextlib.suppress(Exception):

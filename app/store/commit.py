@@ -198,7 +198,9 @@ PG_GROUP_COMMIT = (
     " active_at = COALESCE(b.active_at, rooms.active_at)"
     " FROM r AS b"
     " WHERE rooms.id = b.id AND rooms.version = b.expected AND rooms.id = ANY(ARRAY(SELECT id FROM k))"
-    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id),"
+    # ``listeners`` as the newest version of the row holds it (a listing committed while this
+    # statement ran included: ``app/store/listeners.py``).
+    " AND (b.epoch IS NULL OR rooms.lease_epoch = b.epoch) RETURNING rooms.id, rooms.listeners),"
     # A deal's seats: each member holds its seat from the deal's first entry on.
     " m AS (UPDATE members SET seat = x.seat, seat_since = x.seat_since"
     " FROM json_to_recordset($4::json) AS x(room_id varchar, id integer, seat integer, seat_since integer)"
@@ -217,24 +219,27 @@ PG_GROUP_COMMIT = (
     " WHERE snapshots.room_id = q.room_id AND snapshots.version < q.version"
     " AND q.room_id IN (SELECT id FROM u))"
     " SELECT (SELECT array_agg(id) FROM u),"
-    # Each stored room's change on its own channel: it wakes only the instances holding that room.
-    " (SELECT count(pg_notify($5 || id, $6)) FROM u)")
+    # Each stored room's change on its own channel, and only where a listening session other than
+    # this instance's ($7) is listed: it wakes only the other instances holding that room.
+    " (SELECT count(pg_notify($5 || id, $6)) FROM u"
+    " WHERE cardinality(array_remove(listeners, $7::integer)) > 0)")
 
 
 async def append_in_one_statement_pg(conn: Any, commits: Sequence[Commit], channel_prefix: str,
-                                     instance: str) -> set[str]:
+                                     instance: str, listening_pid: int = 0) -> set[str]:
     """Moves and deals (``Commit.one_statement``) of several rooms in one statement on an asyncpg
-    connection, each room's announced as ``instance`` on its channel (``channel_prefix`` and its id);
+    connection, each room's announced as ``instance`` on its channel (``channel_prefix`` and its id)
+    where a listening session other than ``listening_pid`` (this instance's) is listed on it;
     returns the rooms whose change was stored (the others were not at their expected version or lease
     epoch, and nothing of theirs was written)."""
     row = await conn.fetchrow(PG_GROUP_COMMIT,
                               *_one_statement_arguments([commit_rows(c) for c in commits], channel_prefix,
-                                                        instance))
+                                                        instance), listening_pid)
     return set(row[0] or ())
 
 
 def _one_statement_arguments(changes: Sequence[CommitRows], channel_prefix: str, instance: str) -> list[Any]:
-    """``PG_GROUP_COMMIT``'s parameters, $1 to $6 in order: the rooms, log entries, snapshots and
+    """``PG_GROUP_COMMIT``'s parameters $1 to $6 in order: the rooms, log entries, snapshots and
     seats as JSON texts of row objects, then the rooms' channel prefix and the instance."""
     dumps = json_codec.dumps
     rooms = [{"id": c.room_id, "expected": c.expected, "epoch": c.epoch, **c.room} for c in changes]

@@ -4,7 +4,8 @@
   reach it: P24).
 - ``rooms``: one row per room with its locked sheet and the state ``version``; every move updates it
   with ``WHERE version = expected`` so two writers can never both apply a move at one version; the
-  turn timer's deadline, turn start and time banks live there too, written with every move.
+  turn timer's deadline, turn start and time banks live there too, written with every move; with
+  PostgreSQL, the listening sessions that hear of its changes (``listeners``).
 - ``members``: the people of a room (seated, pending approval); tokens are stored as SHA-256 hashes.
 - ``log``: the append-only action log; one row per version (deals, moves, timeouts) with the events
   and who may see them. ``(room_id, member_id, msg_id)`` is unique, so a client's message is applied once.
@@ -20,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, func
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -77,6 +79,11 @@ class RoomRow(Base):
     # The next deal's fair round (server seed, nonce, commitment, contributions by member id; see
     # app/rooms/fairness.py): kept here so that a restart never draws another one silently.
     fair_pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # PostgreSQL: the listening sessions (backend pids) of the instances that hold a copy of the
+    # room and hear of its changes (``app/store/listeners.py``). A commit notifies the room's
+    # channel only when a session other than its own instance's is listed: with a proxy that sends
+    # each room to one instance, most commits wake no other session. Unused with SQLite.
+    listeners: Mapped[list[int] | None] = mapped_column(ARRAY(Integer).with_variant(JSON(), "sqlite"))
 
 
 class MemberRow(Base):

@@ -4,8 +4,10 @@ After a commit that changes a room, an instance sends ``NOTIFY "houserules_room_
 (inside the same transaction, so it is delivered only if the commit succeeds). Each instance listens
 on the channels of the rooms it has loaded, and only those: a commit wakes the instances that hold
 its room, not every instance (with rooms spread over instances by a proxy, most changes concern one
-of them). Every other instance that has the room loaded catches up from the database and publishes
-the news to its own sockets. Moves stay serialised by the version check on the room row.
+of them). The listening session lists itself on each such room's row (``app.store.listeners``), and
+a move's commit notifies only when another instance's session is listed there. Every other
+instance that has the room loaded catches up from the database and publishes the news to its own
+sockets. Moves stay serialised by the version check on the room row.
 
 One instance owns a room at a time (its lease, see ``app.rooms.manager``); a socket on another
 instance has its moves handed to the owner over ``NOTIFY houserules_hand, '<json>'`` (a request
@@ -26,6 +28,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app import json_codec
+from app.store.listeners import list_session, unlist_session
 from app.store.queries import LISTENER_APP
 
 log = logging.getLogger(__name__)
@@ -131,8 +134,8 @@ class Notifier:
 
 class Listener:
     """Keeps one asyncpg connection listening: on the channels of the rooms ``listen`` named (calling
-    ``on_room(room_id)`` for other instances' changes) and on the hand-over channel (calling
-    ``on_hand(message)`` for messages addressed to this instance)."""
+    ``on_room(room_id)`` for other instances' changes), its session listed on those rooms' rows, and
+    on the hand-over channel (calling ``on_hand(message)`` for messages addressed to this instance)."""
 
     def __init__(self, url: str, instance: str, on_room: Callable[[str], None],
                  on_hand: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -159,10 +162,18 @@ class Listener:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
 
+    @property
+    def session_pid(self) -> int:
+        """The listening session's backend pid (0 while it is down): commits by this instance need not
+        notify for it."""
+        conn = self._conn
+        return 0 if conn is None or conn.is_closed() else int(conn.get_server_pid())
+
     async def listen(self, room_id: str) -> None:
         """Hear of ``room_id``'s changes from now on: returns once the database listens for this
-        instance (a copy read after that misses no change), or at once while the connection is
-        down (when it is back, every wanted room is listened to again and told as changed)."""
+        instance and its session is listed on the room (a copy read after that misses no change), or
+        at once while the connection is down (when it is back, every wanted room is listened to and
+        listed again and told as changed)."""
         self._wanted[room_id] += 1
         await self._follow(room_id)
 
@@ -183,9 +194,12 @@ class Listener:
             try:
                 if room_id in self._wanted and room_id not in self._listening:
                     await asyncio.wait_for(conn.add_listener(channel, self._receive), LISTEN_SECONDS)
+                    # Listed only once the LISTEN holds: a commit that sees the listing notifies.
+                    await asyncio.wait_for(list_session(conn, [room_id]), LISTEN_SECONDS)
                     self._listening.add(room_id)
                 elif room_id not in self._wanted and room_id in self._listening:
                     self._listening.discard(room_id)
+                    await asyncio.wait_for(unlist_session(conn, room_id), LISTEN_SECONDS)
                     await asyncio.wait_for(conn.remove_listener(channel, self._receive), LISTEN_SECONDS)
             except Exception:
                 # Connected again from scratch: every wanted room is listened to, then told as changed.
@@ -222,6 +236,9 @@ class Listener:
                 for room_id in wanted:
                     await asyncio.wait_for(conn.add_listener(room_channel(room_id), self._receive),
                                            LISTEN_SECONDS)
+                if wanted:
+                    # A new session: listed afresh (the old one's pid is forgotten once it has ended).
+                    await asyncio.wait_for(list_session(conn, wanted), LISTEN_SECONDS)
                 # A room wanted meanwhile is listened to by its own ``listen`` (waiting for the lock).
                 self._listening = set(wanted)
                 self._conn = conn

@@ -298,10 +298,11 @@ async def test_the_one_statement_commit_reads_its_rooms_by_their_ids() -> None:
         changes = [queries.commit_rows(Commit(room_id, 0, [LogEntry(1, 1, "move", 0, {"type": "x"}, [])],
                                               dict(CLOCK))) for room_id in ROOMS]
         arguments = ", ".join("'" + str(a).replace("'", "''") + "'"
-                              for a in _one_statement_arguments(changes, CHANNEL_PREFIX, "me"))
+                              for a in _one_statement_arguments(changes, CHANNEL_PREFIX, "me")) + ", 0"
         # The plan a prepared statement settles on (the writer's connection runs it again and again).
         await pg.execute("SET plan_cache_mode = force_generic_plan")
-        await pg.execute(f"PREPARE one_statement(json, json, json, json, text, text) AS {PG_GROUP_COMMIT}")
+        await pg.execute("PREPARE one_statement(json, json, json, json, text, text, integer)"
+                         f" AS {PG_GROUP_COMMIT}")
         for analyzed in (False, True):
             if analyzed:
                 await pg.execute("ANALYZE rooms")

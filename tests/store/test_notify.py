@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store import notify as notify_module
-from app.store.db import make_engine
+from app.store.db import make_engine, upgrade
 from app.store.notify import Listener, Notifier, notify
 from app.store.queries import LISTENER_APP
 from tests.e2e.relay import SlowAnswers
@@ -42,6 +42,7 @@ class Heard:
 async def _listening(instance: str = "here") -> AsyncIterator[tuple[AsyncEngine, Listener, Heard]]:
     async with fresh_postgres() as url:
         engine = make_engine(url)
+        await upgrade(engine)  # the listening session lists itself on the rooms' rows
         heard = Heard()
         listener = Listener(url, instance, heard)
         listener.start()
@@ -153,6 +154,7 @@ async def test_a_listen_that_hangs_gives_the_connection_up_and_the_room_is_caugh
         relay = SlowAnswers(url, 0.0, questions=questions)
         await relay.start()
         engine = make_engine(url)
+        await upgrade(engine)
         heard = Heard()
         listener = Listener(relay.url, "hung", heard)
         listener.start()

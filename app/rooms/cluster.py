@@ -48,9 +48,6 @@ HAND_WAIT_SECONDS = 3.0
 # cost each instance notifications that grow with its rooms, not with what changed.
 PRESENCE_SECONDS = 10.0
 PRESENCE_REFRESH_SECONDS = 3.0
-# How often the listening sessions that have ended are taken off the rooms they were listed on
-# (app/store/listeners.py): until then a commit in such a room notifies for nobody, nothing worse.
-FORGET_ENDED_SESSIONS_SECONDS = 30.0
 # The frames that answer a message handed to the owner (sent back to the socket that sent it).
 REPLY_TYPES = ("ack", "error", "contributed")
 
@@ -183,19 +180,13 @@ class Cluster:
     # -- one owner per room ------------------------------------------------------------------
 
     async def _lease_loop(self) -> None:
-        told = forgot = time.monotonic()
+        told = time.monotonic()
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             try:
                 await self.tend_leases()
             except Exception:  # the lease keeper must live on whatever happens
                 log.exception("renewing the room leases failed")
-            if time.monotonic() - forgot >= FORGET_ENDED_SESSIONS_SECONDS:
-                forgot = time.monotonic()
-                try:
-                    await queries.forget_ended_sessions(self.engine)
-                except Exception:
-                    log.exception("forgetting the ended listening sessions failed")
             self.expire_presence()
             if time.monotonic() - told >= PRESENCE_REFRESH_SECONDS:
                 told = time.monotonic()

@@ -14,17 +14,15 @@ that takes it second sees the listing (PostgreSQL updates the row's newest versi
 the copy read after the listing holds it.
 
 A session that ended (its instance stopped, died or reconnected) leaves its pid behind: commits
-then notify for nobody until ``forget_ended_sessions`` takes ended pids off. That sweep only ever
-removes pids whose session had ended when it began, never one listed since.
+then notify for nobody until ``forget_ended_sessions`` takes ended pids off (every listening
+session runs it now and then). That sweep only ever removes pids whose session had ended when it
+began, never one listed since.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 # Rows locked in the order of their ids, as every statement that changes several rooms does
 # (``app.store.commit``): two such statements wait for each other instead of deadlocking.
@@ -37,7 +35,7 @@ _UNLIST = ("UPDATE rooms SET listeners = array_remove(listeners, pg_backend_pid(
            " WHERE id = $1 AND pg_backend_pid() = ANY(listeners)")
 # The pids to forget are read from the statement's snapshot, before any row is locked: a session
 # listed since (in a row's newer version) is never among them.
-_FORGET_ENDED = text(
+_FORGET_ENDED = (
     "WITH live AS MATERIALIZED (SELECT array_agg(pid) AS pids FROM pg_stat_activity),"
     " ended AS MATERIALIZED (SELECT rooms.id, ARRAY(SELECT p FROM unnest(rooms.listeners) AS p"
     " WHERE NOT p = ANY(live.pids)) AS pids FROM rooms, live"
@@ -58,7 +56,8 @@ async def unlist_session(conn: Any, room_id: str) -> None:
     await conn.execute(_UNLIST, room_id)
 
 
-async def forget_ended_sessions(engine: AsyncEngine) -> int:
-    """Take the pids of sessions that have ended off every room; returns how many rooms changed."""
-    async with engine.begin() as conn:
-        return (await conn.execute(_FORGET_ENDED)).rowcount
+async def forget_ended_sessions(conn: Any) -> int:
+    """On an asyncpg connection: take the pids of sessions that have ended off every room; returns
+    how many rooms changed."""
+    status = await conn.execute(_FORGET_ENDED)
+    return int(status.split()[-1])

@@ -21,6 +21,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -28,7 +29,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app import json_codec
-from app.store.listeners import list_session, unlist_session
+from app.store.listeners import forget_ended_sessions, list_session, unlist_session
 from app.store.queries import LISTENER_APP
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,9 @@ HAND_CHANNEL = "houserules_hand"
 # How long a LISTEN or UNLISTEN may take before the listening connection is given up for a new one
 # (room loads wait for their LISTEN: a connection that hangs must not hold them for good).
 LISTEN_SECONDS = 10.0
+# How often a listening session takes the sessions that have ended off the rooms they were listed
+# on (app/store/listeners.py): until then a commit in such a room notifies for nobody, nothing worse.
+FORGET_ENDED_SESSIONS_SECONDS = 30.0
 # PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
 HAND_MAX_BYTES = 7900
 
@@ -247,6 +251,15 @@ class Listener:
             raise
         return conn
 
+    async def _forget_ended_sessions(self, conn: Any) -> None:
+        async with self._changing:  # one statement at a time on the connection
+            try:
+                await asyncio.wait_for(forget_ended_sessions(conn), LISTEN_SECONDS)
+            except Exception:
+                # As a LISTEN that failed: connected again from scratch (every wanted room listed).
+                log.warning("forgetting the ended listening sessions failed; reconnecting", exc_info=True)
+                conn.terminate()
+
     async def _run(self) -> None:
         while True:
             try:
@@ -257,8 +270,12 @@ class Listener:
                     for room_id in list(self._wanted):
                         self.on_room(room_id)
                     self.ready.set()
+                    forgot = time.monotonic()
                     while not conn.is_closed():
                         await asyncio.sleep(1)
+                        if time.monotonic() - forgot >= FORGET_ENDED_SESSIONS_SECONDS:
+                            forgot = time.monotonic()
+                            await self._forget_ended_sessions(conn)
                 finally:
                     self.ready.clear()
                     self._conn = None

@@ -1,6 +1,5 @@
 """Every query the rooms need, by the names they import: the store is split by table
-(``app.store.rooms``, ``members``, ``log_entries``, ``sheets``, ``chat``, ``leases``, ``listeners``,
-``fair``) and
+(``app.store.rooms``, ``members``, ``log_entries``, ``sheets``, ``chat``, ``leases``, ``fair``) and
 the commit paths (``app.store.commit``, their rows from ``app.store.commit_rows``); this module
 names them all in one place, so callers keep ``queries.<name>`` (and tests may patch it there).
 """
@@ -18,7 +17,6 @@ from app.store.commit import (
 from app.store.commit_rows import CLOCK_FIELDS, DEAL_FIELDS, Commit, CommitRows, commit_rows
 from app.store.fair import server_key, store_fair_pending
 from app.store.leases import LISTENER_APP, release_leases, renew_leases, take_leases
-from app.store.listeners import forget_ended_sessions
 from app.store.log_entries import (
     LogEntry,
     find_msg,
@@ -52,8 +50,7 @@ __all__ = [
     "Commit", "CommitRows", "LogEntry", "RoomNews", "RoomRecord", "VersionConflict",
     "add_chat", "add_member", "append", "append_in_one_statement_pg", "append_many", "chat", "commit_rows",
     "create_room", "delete_rooms", "delete_unused_members", "delete_unused_sheets", "expired_room_ids",
-    "find_msg", "forget_ended_sessions", "game_log", "game_log_from", "game_results", "get_sheet",
-    "insert_sheet", "list_sheets",
+    "find_msg", "game_log", "game_log_from", "game_results", "get_sheet", "insert_sheet", "list_sheets",
     "load_room", "log", "log_range", "log_since", "members", "release_leases", "renew_leases", "room_exists",
     "room_ids", "room_news", "room_news_statements", "rooms", "server_key", "server_keys", "sheets",
     "snapshots", "store_fair_pending", "take_leases", "timed_room_ids", "touch_room", "update_member",

@@ -16,8 +16,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store import notify as notify_module
 from app.store import queries
 from app.store.db import upgrade
 from app.store.listeners import forget_ended_sessions
@@ -183,6 +185,25 @@ async def test_ended_sessions_are_forgotten_and_live_ones_kept() -> None:
             assert await _listed(engine, room) == sorted([stays.session_pid, gone])
             await _until_true(lambda: pg.fetchval(
                 "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $1", gone), "the session to end")
-            assert await forget_ended_sessions(engine) == 1
+            assert await forget_ended_sessions(pg) == 1
             assert await _listed(engine, room) == [stays.session_pid]
-            assert await forget_ended_sessions(engine) == 0
+            assert await forget_ended_sessions(pg) == 0
+
+
+async def test_a_listening_session_forgets_the_ended_ones_now_and_then(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(notify_module, "FORGET_ENDED_SESSIONS_SECONDS", 0.0)
+    async with _database() as (engine, _pg, url):
+        room = await _room(engine, "room-1")
+        async with _listener(url, "goes") as goes:
+            await goes.listen(room)
+            gone = goes.session_pid
+        async with _listener(url, "stays") as stays:
+            await stays.listen(room)
+            assert gone in await _listed(engine, room)
+            await _until_true(lambda: _listed_only(engine, room, stays.session_pid),
+                              "the ended session to be forgotten")
+
+
+async def _listed_only(engine: AsyncEngine, room_id: str, pid: int) -> bool:
+    return await _listed(engine, room_id) == [pid]

@@ -194,17 +194,22 @@ class Listener:
             conn = self._conn
             if conn is None or conn.is_closed():
                 return
-            channel = room_channel(room_id)
             try:
                 if room_id in self._wanted and room_id not in self._listening:
-                    await asyncio.wait_for(conn.add_listener(channel, self._receive), LISTEN_SECONDS)
-                    # Listed only once the LISTEN holds: a commit that sees the listing notifies.
-                    await asyncio.wait_for(list_session(conn, [room_id]), LISTEN_SECONDS)
-                    self._listening.add(room_id)
+                    # With it, every room wanted meanwhile (loads waiting for this lock, many at once
+                    # when a failed instance's sockets arrive): their listing is one statement.
+                    rooms = [wanted for wanted in self._wanted if wanted not in self._listening]
+                    for wanted in rooms:
+                        await asyncio.wait_for(conn.add_listener(room_channel(wanted), self._receive),
+                                               LISTEN_SECONDS)
+                    # Listed only once the LISTENs hold: a commit that sees the listing notifies.
+                    await asyncio.wait_for(list_session(conn, rooms), LISTEN_SECONDS)
+                    self._listening.update(rooms)
                 elif room_id not in self._wanted and room_id in self._listening:
                     self._listening.discard(room_id)
                     await asyncio.wait_for(unlist_session(conn, room_id), LISTEN_SECONDS)
-                    await asyncio.wait_for(conn.remove_listener(channel, self._receive), LISTEN_SECONDS)
+                    await asyncio.wait_for(conn.remove_listener(room_channel(room_id), self._receive),
+                                           LISTEN_SECONDS)
             except Exception:
                 # Connected again from scratch: every wanted room is listened to, then told as changed.
                 log.warning("LISTEN for room %s failed; reconnecting", room_id, exc_info=True)

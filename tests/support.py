@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import queue
@@ -129,11 +130,16 @@ async def until(condition: Callable[[], object], what: str = "the condition", ti
     """Wait until ``condition()`` holds, looking ``every`` seconds and letting the event loop run
     between looks (a server's message, another instance's NOTIFY). The condition is the event
     waited for; the deadline, generous for a loaded machine, only turns a hang into a failure. The
-    one wait helper of the suite: a condition that asks a server over HTTP looks less often."""
+    one wait helper of the suite: a condition that asks a server over HTTP looks less often; one
+    that asks the database may return an awaitable (its answer is awaited at each look)."""
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not await _answer(condition()):
         assert time.monotonic() < deadline, f"never happened: {what}"
         await asyncio.sleep(every)
+
+
+async def _answer(value: object) -> object:
+    return await value if inspect.isawaitable(value) else value
 
 
 def free_port() -> int:

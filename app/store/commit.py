@@ -34,6 +34,7 @@ from app.store.commit_rows import (
     pg_room_arrays,
 )
 from app.store.log_entries import LogEntry
+from app.store.room_locks import rooms_locked_in_order
 from app.store.tables import log, members, rooms, snapshots
 
 
@@ -56,13 +57,11 @@ _DELETE_OLDER_SNAPSHOTS = delete(snapshots).where(snapshots.c.room_id == bindpar
 # Fixed-shape batch statements for PostgreSQL: the batch travels as one array per column, so their
 # text never changes with the batch's size (SQLAlchemy compiles them once, asyncpg prepares them
 # once). Statements that change several rooms' rows first lock them in the order of their ids
-# (``k``), so two of them at once (a batch of moves, a lease's take) wait for each other instead
-# of deadlocking. Rooms are found by their ids as an array (``= ANY``), which the planner reads
-# as a few rows by the primary key: against a set it guesses at 100 rows it would read the whole
-# ``rooms`` table for every batch whenever the table is small enough.
+# (``app.store.room_locks``). Rooms are found by their ids as an array (``= ANY``), which the
+# planner reads as a few rows by the primary key: against a set it guesses at 100 rows it would
+# read the whole ``rooms`` table for every batch whenever the table is small enough.
 _PG_BATCH_UPDATE = text(
-    "WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
-    " ORDER BY id FOR UPDATE)"
+    f"WITH {rooms_locked_in_order('CAST(:ids AS varchar[])')}"
     " UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = CAST(b.banks AS json)"
     " FROM unnest(CAST(:ids AS varchar[]), CAST(:expected AS integer[]), CAST(:version AS integer[]),"
@@ -189,8 +188,7 @@ PG_GROUP_COMMIT = (
     # table (``json_to_recordset`` counts as 100 rows to the planner, and ``IN`` over it as a join
     # that scans ``rooms`` whenever the table is small enough: it then read every room row twice a
     # batch, and the rows each move left behind besides).
-    " k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(ARRAY(SELECT id FROM r))"
-    " ORDER BY id FOR UPDATE),"
+    f" {rooms_locked_in_order('ARRAY(SELECT id FROM r)')},"
     " u AS (UPDATE rooms SET version = b.version, status = b.status, deadline = b.deadline,"
     " turn_start = b.turn_start, banks = b.banks,"
     " game_no = COALESCE(b.game_no, rooms.game_no), players = COALESCE(b.players, rooms.players),"

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store.room_locks import rooms_locked_in_order
+
 _DB_NOW = "CAST(extract(epoch from clock_timestamp()) AS float8)"
 # An instance's LISTEN connection carries ``application_name`` ``houserules <instance>``: a lease
 # whose owner has no such session left (its process died) is free at once, not only when its
@@ -25,13 +27,8 @@ _BEAT = ("beat AS (INSERT INTO instances (id, alive_until)"
          " ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until)")
 # Heartbeats an hour past their end belong to instances long gone (a clean stop deletes its own).
 _FORGET_GONE = f"gone AS (DELETE FROM instances WHERE alive_until < {_DB_NOW} - 3600 AND id <> :owner)"
-
-
-# Statements that change several rooms' rows first lock them in the order of their ids (``k``), so
-# two of them at once (a batch of moves, a take, a release) wait for each other instead of deadlocking.
-def _rooms_in_order(condition: str = "TRUE") -> str:
-    return ("k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY(CAST(:ids AS varchar[]))"
-            f" AND {condition} ORDER BY id FOR UPDATE)")
+# The rooms a take or release names (``:ids``), locked in id order (``app.store.room_locks``).
+_IDS = "CAST(:ids AS varchar[])"
 
 
 # The instances alive: heartbeat not ended and listening session connected. Worked out once a
@@ -48,7 +45,7 @@ _FREE = "(lease_owner IS NULL OR lease_owner = :owner OR lease_owner NOT IN (SEL
 # the earlier one has just taken, under the next epoch; the earlier taker's commits are then refused
 # (the epoch) and it follows.
 _TAKE_LEASES = text(
-    f"WITH {_BEAT}, {_ALIVE}, {_rooms_in_order(_FREE)} "
+    f"WITH {_BEAT}, {_ALIVE}, {rooms_locked_in_order(_IDS, _FREE)} "
     "UPDATE rooms SET lease_owner = :owner, lease_epoch = lease_epoch + 1"
     f" WHERE id = ANY(ARRAY(SELECT id FROM k)) AND {_FREE}"
     " RETURNING id, lease_epoch")
@@ -60,7 +57,7 @@ _RENEW_LEASES = text(
     " WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.id = l.id AND rooms.lease_owner = :owner"
     " AND rooms.lease_epoch = l.epoch)")
 _RELEASE_LEASES = text(
-    f"WITH {_rooms_in_order()} "
+    f"WITH {rooms_locked_in_order(_IDS)} "
     "UPDATE rooms SET lease_owner = NULL"
     " WHERE id = ANY(ARRAY(SELECT id FROM k)) AND lease_owner = :owner")
 _STOP_BEATING = text("DELETE FROM instances WHERE id = :owner")

@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-# Rows locked in the order of their ids, as every statement that changes several rooms does
-# (``app.store.commit``): two such statements wait for each other instead of deadlocking.
-# ``text[]``, not ``varchar[]``: asyncpg knows the one and would look the other up in the catalog
-# (three more round trips on the listening connection before its first room).
-_LIST = ("WITH k AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE)"
+from app.store.room_locks import rooms_locked_in_order
+
+# Rows locked in the order of their ids (``app.store.room_locks``). ``text[]``, not ``varchar[]``:
+# asyncpg knows the one and would look the other up in the catalog (three more round trips on the
+# listening connection before its first room).
+_LIST = (f"WITH {rooms_locked_in_order('$1::text[]')}"
          " UPDATE rooms SET listeners = array_append(coalesce(listeners, '{}'), pg_backend_pid())"
          " WHERE id = ANY(ARRAY(SELECT id FROM k)) AND NOT pg_backend_pid() = ANY(coalesce(listeners, '{}'))")
 _UNLIST = ("UPDATE rooms SET listeners = array_remove(listeners, pg_backend_pid())"
@@ -40,10 +41,10 @@ _FORGET_ENDED = (
     " ended AS MATERIALIZED (SELECT rooms.id, ARRAY(SELECT p FROM unnest(rooms.listeners) AS p"
     " WHERE NOT p = ANY(live.pids)) AS pids FROM rooms, live"
     " WHERE cardinality(rooms.listeners) > 0 AND NOT rooms.listeners <@ live.pids),"
-    " k AS MATERIALIZED (SELECT id FROM rooms WHERE id IN (SELECT id FROM ended) ORDER BY id FOR UPDATE)"
+    f" {rooms_locked_in_order('ARRAY(SELECT id FROM ended)')}"
     " UPDATE rooms SET listeners = ARRAY(SELECT p FROM unnest(rooms.listeners) AS p"
     " WHERE NOT p = ANY(ended.pids))"
-    " FROM ended WHERE rooms.id = ended.id AND rooms.id IN (SELECT id FROM k)")
+    " FROM ended WHERE rooms.id = ended.id AND rooms.id = ANY(ARRAY(SELECT id FROM k))")
 
 
 async def list_session(conn: Any, room_ids: Sequence[str]) -> None:

@@ -11,8 +11,7 @@ going to arrive has arrived.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -89,19 +88,14 @@ async def _move(pg: Any, room_id: str, version: int, listener: Listener) -> None
     assert stored == {room_id}
 
 
-async def _until_true(ask: Callable[[], Awaitable[Any]], what: str, timeout: float = 120.0) -> None:
-    """Ask the database until it answers true: the event waited for (the deadline, generous for a
-    loaded machine, only turns a hang into a failure)."""
-    deadline = time.monotonic() + timeout
-    while not await ask():
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        await asyncio.sleep(0.005)
-
-
 async def _listed(engine: AsyncEngine, room_id: str) -> list[int]:
     record = await queries.load_room(engine, room_id)
     assert record is not None
     return sorted(record.room["listeners"] or [])
+
+
+async def _listed_only(engine: AsyncEngine, room_id: str, pid: int) -> bool:
+    return await _listed(engine, room_id) == [pid]
 
 
 async def test_a_commit_notifies_only_while_another_instance_listens_on_the_room() -> None:
@@ -161,7 +155,7 @@ async def test_a_session_listed_while_a_commit_waits_for_the_rooms_lock_is_told(
                     pg, batch, ROOM_CHANNEL_PREFIX, owner.instance, owner.session_pid))
                 writer_pid = pg.get_server_pid()
 
-                await _until_true(lambda: blocker.fetchval(
+                await until(lambda: blocker.fetchval(
                     "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $1", writer_pid),
                     "the batch to wait for the first room's lock")
                 await follower.listen(second)  # listed after the commit's snapshot, before its lock
@@ -183,7 +177,7 @@ async def test_ended_sessions_are_forgotten_and_live_ones_kept() -> None:
                 await goes.listen(room)
                 gone = goes.session_pid
             assert await _listed(engine, room) == sorted([stays.session_pid, gone])
-            await _until_true(lambda: pg.fetchval(
+            await until(lambda: pg.fetchval(
                 "SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $1", gone), "the session to end")
             assert await forget_ended_sessions(pg) == 1
             assert await _listed(engine, room) == [stays.session_pid]
@@ -201,9 +195,5 @@ async def test_a_listening_session_forgets_the_ended_ones_now_and_then(
         async with _listener(url, "stays") as stays:
             await stays.listen(room)
             assert gone in await _listed(engine, room)
-            await _until_true(lambda: _listed_only(engine, room, stays.session_pid),
+            await until(lambda: _listed_only(engine, room, stays.session_pid),
                               "the ended session to be forgotten")
-
-
-async def _listed_only(engine: AsyncEngine, room_id: str, pid: int) -> bool:
-    return await _listed(engine, room_id) == [pid]
